@@ -1,0 +1,540 @@
+/* gaddag.c — open and validate a .gaddag file; word queries answered by the GADDAG. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gaddag_format.h"
+#include "gaddag_solver.h"
+
+/* ---- errors --------------------------------------------------------------------------- */
+
+static int set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...)
+{
+    if (err) {
+        va_list args;
+        va_start(args, fmt);
+        err->offset = offset;
+        vsnprintf(err->message, sizeof err->message, fmt, args);
+        va_end(args);
+    }
+    return code;
+}
+
+#define FORMAT_ERROR(offset, ...) set_error(err, GD_ERR_FORMAT, (uint64_t)(offset), __VA_ARGS__)
+
+/* ---- CRC-32 (slicing by 8; tables built on the stack, so no global state) ------------- */
+
+uint32_t gd_crc32(const uint8_t *data, size_t size)
+{
+    uint32_t table[8][256];
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++) table[t][i] = (table[t - 1][i] >> 8) ^ table[0][table[t - 1][i] & 0xFF];
+
+    uint32_t crc = 0xFFFFFFFFu;
+    while (size >= 8) {
+        uint32_t lo = gd_get_u32(data) ^ crc;
+        uint32_t hi = gd_get_u32(data + 4);
+        crc = table[7][lo & 0xFF] ^ table[6][(lo >> 8) & 0xFF] ^ table[5][(lo >> 16) & 0xFF] ^
+              table[4][lo >> 24] ^ table[3][hi & 0xFF] ^ table[2][(hi >> 8) & 0xFF] ^
+              table[1][(hi >> 16) & 0xFF] ^ table[0][hi >> 24];
+        data += 8;
+        size -= 8;
+    }
+    while (size--) crc = table[0][(crc ^ *data++) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+/* ---- UTF-8 ------------------------------------------------------------------------------ */
+
+/* Length of the well-formed UTF-8 prefix-free sequence, or 0 if `p[0..n)` is malformed. */
+static int utf8_valid(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = p[i];
+        size_t len;
+        uint32_t cp;
+        if (b < 0x80) {
+            if (b == 0) return 0;
+            i++;
+            continue;
+        } else if ((b & 0xE0) == 0xC0) {
+            len = 2;
+            cp = b & 0x1F;
+        } else if ((b & 0xF0) == 0xE0) {
+            len = 3;
+            cp = b & 0x0F;
+        } else if ((b & 0xF8) == 0xF0) {
+            len = 4;
+            cp = b & 0x07;
+        } else {
+            return 0;
+        }
+        if (i + len > n) return 0;
+        for (size_t k = 1; k < len; k++) {
+            if ((p[i + k] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* ---- open + validate -------------------------------------------------------------------- */
+
+size_t gd_validate_scratch_size(size_t size)
+{
+    size_t arcs = size / 4 + 1;
+    return arcs * sizeof(uint32_t) + arcs / 8 + 16;
+}
+
+static int host_is_little_endian(void)
+{
+    const uint32_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, gd_error *err)
+{
+    if (!lex) return set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
+    memset(lex, 0, sizeof *lex);
+    if (!data && size) return set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
+    if (!host_is_little_endian())
+        return set_error(err, GD_ERR_ARGUMENT, 0, "this build reads .gaddag arcs in place and needs a little-endian host");
+    if (((uintptr_t)data & 3u) != 0)
+        return set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
+
+    /* 1. fixed header */
+    if (size < GD_MAGIC_SIZE || memcmp(data, GD_MAGIC, GD_MAGIC_SIZE) != 0)
+        return FORMAT_ERROR(0, "not a .gaddag file (bad magic bytes)");
+    if (size < GD_HEADER_FIXED_SIZE)
+        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, GD_HEADER_FIXED_SIZE);
+    uint32_t version = gd_get_u16(data + 8);
+    if (version != GD_FORMAT_VERSION)
+        return FORMAT_ERROR(8, "unsupported format version %u (this build reads version %d)", version, GD_FORMAT_VERSION);
+    uint32_t header_size = gd_get_u16(data + 10);
+    uint32_t flags = gd_get_u32(data + 12);
+    if (flags != 0) return FORMAT_ERROR(12, "unknown flags 0x%08x (version 1 defines none)", flags);
+    uint32_t file_size = gd_get_u32(data + 16);
+    if (file_size != size) {
+        if (size < file_size)
+            return FORMAT_ERROR(size, "truncated: the file has %zu bytes, its header says %u", size, file_size);
+        return FORMAT_ERROR(file_size, "%zu unexpected bytes after the end of the file (header says %u bytes)",
+                            size - file_size, file_size);
+    }
+
+    /* 2. sizes */
+    if (header_size < GD_HEADER_FIXED_SIZE || header_size % 4 != 0 || header_size > size)
+        return FORMAT_ERROR(10, "header size %u is invalid (must be a multiple of 4, at least %d, inside the file)",
+                            header_size, GD_HEADER_FIXED_SIZE);
+    uint32_t word_count = gd_get_u32(data + 20);
+    uint32_t state_count = gd_get_u32(data + 24);
+    uint32_t arc_count = gd_get_u32(data + 28);
+    if (arc_count < 2 || arc_count > GD_MAX_ARCS)
+        return FORMAT_ERROR(28, "arc count %u is out of range (2..%u)", arc_count, GD_MAX_ARCS);
+    if ((uint64_t)header_size + 4ull * arc_count + 4 != size)
+        return FORMAT_ERROR(28, "arc count %u does not fit the file size %zu (header %u bytes + 4 per arc + 4-byte checksum)",
+                            arc_count, size, header_size);
+    uint32_t alphabet_size = data[32];
+    if (alphabet_size < 1 || alphabet_size > GD_MAX_ALPHABET)
+        return FORMAT_ERROR(32, "alphabet size %u is out of range (1..%d)", alphabet_size, GD_MAX_ALPHABET);
+    uint32_t max_word_length = data[33];
+    if (max_word_length < 1 || max_word_length > GD_MAX_WORD)
+        return FORMAT_ERROR(33, "longest word %u is out of range (1..%d)", max_word_length, GD_MAX_WORD);
+    uint32_t name_length = data[34];
+    if (data[35] != 0) return FORMAT_ERROR(35, "reserved header byte is %u, not 0", data[35]);
+
+    /* 3. alphabet, name, padding */
+    uint32_t pos = GD_HEADER_FIXED_SIZE;
+    for (uint32_t c = 1; c <= alphabet_size; c++) {
+        if (pos >= header_size) return FORMAT_ERROR(pos, "alphabet letter %u runs past the header", c);
+        uint32_t len = data[pos];
+        if (len < 1 || len > 8) return FORMAT_ERROR(pos, "alphabet letter %u has length %u (must be 1..8 bytes)", c, len);
+        if (pos + 1 + len > header_size) return FORMAT_ERROR(pos, "alphabet letter %u runs past the header", c);
+        if (!utf8_valid(data + pos + 1, len)) return FORMAT_ERROR(pos + 1, "alphabet letter %u is not valid UTF-8", c);
+        for (uint32_t d = 1; d < c; d++)
+            if (lex->alphabet_length[d] == len && memcmp(data + lex->alphabet_offset[d], data + pos + 1, len) == 0)
+                return FORMAT_ERROR(pos + 1, "alphabet letter %u repeats letter %u", c, d);
+        lex->alphabet_offset[c] = pos + 1;
+        lex->alphabet_length[c] = len;
+        pos += 1 + len;
+    }
+    if (pos + name_length > header_size) return FORMAT_ERROR(34, "source name runs past the header");
+    if (!utf8_valid(data + pos, name_length)) return FORMAT_ERROR(pos, "source name is not valid UTF-8");
+    lex->name_offset = pos;
+    lex->name_length = name_length;
+    for (pos += name_length; pos < header_size; pos++)
+        if (data[pos] != 0) return FORMAT_ERROR(pos, "header padding byte is %u, not 0", data[pos]);
+
+    /* 4. checksum */
+    uint32_t stored = gd_get_u32(data + size - 4);
+    uint32_t computed = gd_crc32(data, size - 4);
+    if (stored != computed)
+        return FORMAT_ERROR(size - 4, "checksum mismatch (stored 0x%08x, computed 0x%08x): the file is damaged",
+                            stored, computed);
+
+    /* 5 + 6. arcs, in one backward pass: children always lie after their parent, so every
+     * child's sums are known when its parent is reached. */
+    const uint32_t *arcs = (const uint32_t *)(const void *)(data + header_size);
+    uint64_t arcs_offset = header_size;
+#define ARC_OFFSET(i) (arcs_offset + 4ull * (i))
+    uint32_t entry = arcs[0];
+    if (gd_arc_letter(entry) != GD_SEPARATOR || !gd_arc_last(entry) || gd_arc_accepts(entry) || gd_arc_child(entry) != 1)
+        return FORMAT_ERROR(ARC_OFFSET(0), "arc 0 is not the entry arc (separator, last, not accepting, child 1)");
+    if (!gd_arc_last(arcs[arc_count - 1]))
+        return FORMAT_ERROR(ARC_OFFSET(arc_count - 1), "arc %u, the last one, does not end its sibling list", arc_count - 1);
+
+    /* 5. structure, forward in blocks: a branch-free check of every arc, then a precise
+     * diagnosis only for a block that failed. */
+    enum { BLOCK = 4096 };
+    for (uint32_t base = 1; base < arc_count; base += BLOCK) {
+        uint32_t end = arc_count - base > BLOCK ? base + BLOCK : arc_count;
+        uint32_t bad = 0;
+        for (uint32_t i = base; i < end; i++) {
+            uint32_t arc = arcs[i];
+            uint32_t letter = arc & GD_ARC_LETTER_MASK, child = arc >> GD_ARC_CHILD_SHIFT;
+            uint32_t last = (arc >> 6) & 1u, accepts = (arc >> 7) & 1u;
+            /* arcs[arc_count] is the checksum word, so reading one past the last arc is safe */
+            uint32_t next_letter = arcs[i + 1] & GD_ARC_LETTER_MASK;
+            uint32_t no_child = child == 0, has_child = child != 0;
+            uint32_t not_last = last ^ 1u, rejects = accepts ^ 1u;
+            bad |= (letter > alphabet_size) | (has_child & ((child <= i) | (child >= arc_count))) |
+                   (no_child & rejects) | ((letter == GD_SEPARATOR) & (accepts | no_child)) |
+                   (not_last & (next_letter <= letter));
+        }
+        if (!bad) continue;
+        for (uint32_t i = base; i < end; i++) {
+            uint32_t arc = arcs[i];
+            unsigned letter = gd_arc_letter(arc);
+            uint32_t child = gd_arc_child(arc);
+            if (letter > alphabet_size)
+                return FORMAT_ERROR(ARC_OFFSET(i), "arc %u: letter code %u is outside the alphabet (1..%u)", i, letter,
+                                    alphabet_size);
+            if (child != 0 && (child <= i || child >= arc_count))
+                return FORMAT_ERROR(ARC_OFFSET(i),
+                                    "arc %u: child index %u is out of range (must be above %u and below %u)", i, child,
+                                    i, arc_count);
+            if (child == 0 && !gd_arc_accepts(arc))
+                return FORMAT_ERROR(ARC_OFFSET(i), "arc %u leads nowhere (no child and not accepting)", i);
+            if (letter == GD_SEPARATOR && (gd_arc_accepts(arc) || child == 0))
+                return FORMAT_ERROR(ARC_OFFSET(i), "arc %u: a separator arc must have a child and cannot accept", i);
+            if (!gd_arc_last(arc) && gd_arc_letter(arcs[i + 1]) <= letter)
+                return FORMAT_ERROR(ARC_OFFSET(i + 1), "arc %u: sibling letters are not in increasing order", i + 1);
+        }
+    }
+
+    /* 6. counts, backward: children lie after their parents, so a child's entry is ready
+     * when a parent reads it. Entry i: words spelled without a separator from arc i and its
+     * later siblings (bits 0-23, saturating) and the longest of them (bits 24-31, 0 if none). */
+    if (scratch) {
+        uint32_t *from = (uint32_t *)scratch;
+        uint8_t *pointed_at = (uint8_t *)(from + arc_count); /* bitmap of list starts */
+        memset(pointed_at, 0, arc_count / 8 + 1);
+        pointed_at[0] = 2; /* the root, at 1 */
+        const uint32_t word_mask = 0xFFFFFFu;
+        for (uint32_t i = arc_count - 1; i >= 1; i--) {
+            uint32_t arc = arcs[i];
+            uint32_t child = gd_arc_child(arc);
+            uint32_t words = 0, longest = 0;
+            if (child) {
+                pointed_at[child >> 3] |= (uint8_t)(1u << (child & 7));
+                if (gd_arc_letter(arc) != GD_SEPARATOR) {
+                    uint32_t below = from[child];
+                    words = below & word_mask;
+                    longest = below >> 24;
+                    if (longest) longest++;
+                }
+            }
+            if (gd_arc_letter(arc) != GD_SEPARATOR && gd_arc_accepts(arc)) {
+                words++;
+                if (!longest) longest = 1;
+            }
+            if (!gd_arc_last(arc)) {
+                uint32_t next = from[i + 1];
+                words += next & word_mask;
+                if (next >> 24 > longest) longest = next >> 24;
+            }
+            if (words > word_mask) words = word_mask;
+            if (longest > 255) longest = 255;
+            from[i] = words | longest << 24;
+        }
+        uint32_t states = 0;
+        for (uint32_t k = 0; k <= arc_count / 8; k++) states += (uint32_t)__builtin_popcount(pointed_at[k]);
+        uint32_t words = from[1] & word_mask, longest = from[1] >> 24;
+        uint32_t expected_words = word_count > word_mask ? word_mask : word_count;
+        if (states != state_count)
+            return FORMAT_ERROR(24, "state count %u does not match the %u sibling lists found", state_count, states);
+        if (words != expected_words)
+            return FORMAT_ERROR(20, "word count %u does not match the %u words the arcs spell", word_count, words);
+        if (longest != max_word_length)
+            return FORMAT_ERROR(33, "longest word %u does not match the %u letters the arcs spell", max_word_length,
+                                longest);
+    }
+#undef ARC_OFFSET
+
+    lex->data = data;
+    lex->size = size;
+    lex->arcs = arcs;
+    lex->arc_count = arc_count;
+    lex->state_count = state_count;
+    lex->word_count = word_count;
+    lex->flags = flags;
+    lex->alphabet_size = alphabet_size;
+    lex->max_word_length = max_word_length;
+    lex->header_size = header_size;
+    lex->root = 1;
+    return GD_OK;
+}
+
+/* ---- queries ----------------------------------------------------------------------------- */
+
+int gd_contains(const gd_lexicon *lex, const uint8_t *word, size_t length)
+{
+    if (!lex || !lex->arcs || length == 0 || length > lex->max_word_length) return 0;
+    uint32_t list = lex->root;
+    /* REV(word) without a separator is the path that spells a whole word. */
+    for (size_t k = length; k-- > 0;) {
+        unsigned letter = word[k];
+        if (letter < 1 || letter > lex->alphabet_size || list == 0) return 0;
+        uint32_t i = gd_find_arc(lex->arcs, list, letter);
+        if (!i) return 0;
+        if (k == 0) return gd_arc_accepts(lex->arcs[i]);
+        list = gd_arc_child(lex->arcs[i]);
+    }
+    return 0;
+}
+
+typedef struct sink {
+    uint8_t *out;
+    size_t capacity;
+    size_t used;
+    uint32_t count;
+    int full;
+} sink;
+
+static void sink_word(sink *s, const uint8_t *letters, size_t length, int reversed)
+{
+    size_t need = length + 1;
+    if (!s->full && s->used + need <= s->capacity) {
+        uint8_t *dst = s->out + s->used;
+        for (size_t k = 0; k < length; k++) dst[k] = reversed ? letters[length - 1 - k] : letters[k];
+        dst[length] = 0;
+    } else {
+        s->full = 1;
+    }
+    s->used += need;
+    s->count++;
+}
+
+static int sink_finish(const sink *s, size_t *needed, uint32_t *count)
+{
+    if (needed) *needed = s->used;
+    if (count) *count = s->count;
+    return GD_OK;
+}
+
+/* Anagrams walk the separator-free part of the GADDAG: reversed whole words. A rack tile is
+ * preferred to a blank for the same letter; that never loses a word (a blank can stand in
+ * for the tile later, not the other way round). */
+static void anagram_walk(const uint32_t *arcs, uint32_t list, uint8_t *counts, unsigned tiles_left, int partial,
+                         uint8_t *path, unsigned depth, sink *s)
+{
+    for (uint32_t i = list;; i++) {
+        uint32_t arc = arcs[i];
+        unsigned letter = gd_arc_letter(arc);
+        if (letter != GD_SEPARATOR) {
+            unsigned source = counts[letter] ? letter : (counts[0] ? 0 : 64);
+            if (source != 64) {
+                counts[source]--;
+                path[depth] = (uint8_t)(letter | (source == 0 ? GD_BLANK_FLAG : 0));
+                if (gd_arc_accepts(arc) && (partial || tiles_left == 1)) sink_word(s, path, depth + 1, 1);
+                if (gd_arc_child(arc) && tiles_left > 1)
+                    anagram_walk(arcs, gd_arc_child(arc), counts, tiles_left - 1, partial, path, depth + 1, s);
+                counts[source]++;
+            }
+        }
+        if (gd_arc_last(arc)) break;
+    }
+}
+
+int gd_anagrams(const gd_lexicon *lex, const uint8_t *rack_counts, int partial, uint8_t *out, size_t capacity,
+                size_t *needed, uint32_t *count)
+{
+    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    if (!lex || !lex->arcs || !rack_counts) return GD_ERR_ARGUMENT;
+    uint8_t counts[64] = {0};
+    unsigned tiles = 0;
+    for (unsigned c = 0; c <= lex->alphabet_size; c++) {
+        counts[c] = rack_counts[c];
+        tiles += rack_counts[c];
+    }
+    if (tiles > lex->max_word_length) {
+        if (!partial) return sink_finish(&s, needed, count); /* no word can use every tile */
+        tiles = lex->max_word_length;
+    }
+    uint8_t path[GD_MAX_WORD];
+    if (tiles > 0) anagram_walk(lex->arcs, lex->root, counts, tiles, partial, path, 0, &s);
+    return sink_finish(&s, needed, count);
+}
+
+/* Pattern search starts at the pattern's rightmost fixed letter: it reads leftward to the
+ * word's start, crosses the separator and reads rightward — the GADDAG's own way in. */
+typedef struct pattern_walk {
+    const uint32_t *arcs;
+    const uint8_t *pattern;
+    size_t length;
+    size_t anchor;
+    uint8_t word[GD_MAX_WORD];
+    sink *s;
+} pattern_walk;
+
+static void pattern_right(pattern_walk *w, uint32_t list, size_t pos)
+{
+    unsigned want = w->pattern[pos];
+    for (uint32_t i = want ? gd_find_arc(w->arcs, list, want) : list; i; i++) {
+        uint32_t arc = w->arcs[i];
+        unsigned letter = gd_arc_letter(arc);
+        if (letter != GD_SEPARATOR) {
+            w->word[pos] = (uint8_t)letter;
+            if (pos + 1 == w->length) {
+                if (gd_arc_accepts(arc)) sink_word(w->s, w->word, w->length, 0);
+            } else if (gd_arc_child(arc)) {
+                pattern_right(w, gd_arc_child(arc), pos + 1);
+            }
+        }
+        if (want || gd_arc_last(arc)) break;
+    }
+}
+
+static void pattern_left(pattern_walk *w, uint32_t list, size_t pos)
+{
+    unsigned want = w->pattern[pos];
+    for (uint32_t i = want ? gd_find_arc(w->arcs, list, want) : list; i; i++) {
+        uint32_t arc = w->arcs[i];
+        unsigned letter = gd_arc_letter(arc);
+        if (letter != GD_SEPARATOR) {
+            w->word[pos] = (uint8_t)letter;
+            uint32_t child = gd_arc_child(arc);
+            if (pos > 0) {
+                if (child) pattern_left(w, child, pos - 1);
+            } else if (w->anchor + 1 == w->length) {
+                if (gd_arc_accepts(arc)) sink_word(w->s, w->word, w->length, 0);
+            } else if (child && gd_arc_letter(w->arcs[child]) == GD_SEPARATOR) {
+                pattern_right(w, gd_arc_child(w->arcs[child]), w->anchor + 1);
+            }
+        }
+        if (want || gd_arc_last(arc)) break;
+    }
+}
+
+static int valid_codes(const gd_lexicon *lex, const uint8_t *codes, size_t length, int allow_zero)
+{
+    for (size_t k = 0; k < length; k++)
+        if ((codes[k] == 0 && !allow_zero) || codes[k] > lex->alphabet_size) return 0;
+    return 1;
+}
+
+int gd_pattern(const gd_lexicon *lex, const uint8_t *pattern, size_t length, uint8_t *out, size_t capacity,
+               size_t *needed, uint32_t *count)
+{
+    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    if (!lex || !lex->arcs || (!pattern && length)) return GD_ERR_ARGUMENT;
+    if (!valid_codes(lex, pattern, length, 1)) return GD_ERR_ARGUMENT;
+    if (length == 0 || length > lex->max_word_length) return sink_finish(&s, needed, count);
+    pattern_walk w = {lex->arcs, pattern, length, length - 1, {0}, &s};
+    for (size_t k = length; k-- > 0;)
+        if (pattern[k]) {
+            w.anchor = k;
+            break;
+        }
+    pattern_left(&w, lex->root, w.anchor);
+    return sink_finish(&s, needed, count);
+}
+
+/* Words containing a substring: read REV(sub) from the root, then any letters leftward,
+ * then optionally the separator and any letters rightward. */
+typedef struct containing_walk {
+    const uint32_t *arcs;
+    uint8_t left[GD_MAX_WORD];  /* letters before the substring, nearest first */
+    uint8_t word[GD_MAX_WORD * 2];
+    const uint8_t *sub;
+    size_t sub_length;
+    size_t left_length;
+    sink *s;
+} containing_walk;
+
+static void containing_emit(containing_walk *w, const uint8_t *right, size_t right_length)
+{
+    size_t n = 0;
+    for (size_t k = w->left_length; k-- > 0;) w->word[n++] = w->left[k];
+    for (size_t k = 0; k < w->sub_length; k++) w->word[n++] = w->sub[k];
+    for (size_t k = 0; k < right_length; k++) w->word[n++] = right[k];
+    sink_word(w->s, w->word, n, 0);
+}
+
+static void containing_right(containing_walk *w, uint32_t list, uint8_t *right, size_t depth)
+{
+    for (uint32_t i = list;; i++) {
+        uint32_t arc = w->arcs[i];
+        right[depth] = (uint8_t)gd_arc_letter(arc);
+        if (right[depth] != GD_SEPARATOR) {
+            if (gd_arc_accepts(arc)) containing_emit(w, right, depth + 1);
+            if (gd_arc_child(arc) && depth + 1 < GD_MAX_WORD) containing_right(w, gd_arc_child(arc), right, depth + 1);
+        }
+        if (gd_arc_last(arc)) break;
+    }
+}
+
+static void containing_left(containing_walk *w, uint32_t list)
+{
+    for (uint32_t i = list;; i++) {
+        uint32_t arc = w->arcs[i];
+        unsigned letter = gd_arc_letter(arc);
+        if (letter == GD_SEPARATOR) {
+            uint8_t right[GD_MAX_WORD];
+            containing_right(w, gd_arc_child(arc), right, 0);
+        } else if (w->left_length + w->sub_length < GD_MAX_WORD) {
+            w->left[w->left_length++] = (uint8_t)letter;
+            if (gd_arc_accepts(arc)) containing_emit(w, NULL, 0);
+            if (gd_arc_child(arc)) containing_left(w, gd_arc_child(arc));
+            w->left_length--;
+        }
+        if (gd_arc_last(arc)) break;
+    }
+}
+
+int gd_containing(const gd_lexicon *lex, const uint8_t *sub, size_t length, uint8_t *out, size_t capacity,
+                  size_t *needed, uint32_t *count)
+{
+    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    if (!lex || !lex->arcs || !sub || length == 0) return GD_ERR_ARGUMENT;
+    if (!valid_codes(lex, sub, length, 0)) return GD_ERR_ARGUMENT;
+    if (length > lex->max_word_length) return sink_finish(&s, needed, count);
+    containing_walk w;
+    w.arcs = lex->arcs;
+    w.sub = sub;
+    w.sub_length = length;
+    w.left_length = 0;
+    w.s = &s;
+    uint32_t list = lex->root;
+    for (size_t k = length; k-- > 0;) {
+        uint32_t i = list ? gd_find_arc(lex->arcs, list, sub[k]) : 0;
+        if (!i) return sink_finish(&s, needed, count);
+        if (k == 0) {
+            if (gd_arc_accepts(lex->arcs[i])) containing_emit(&w, NULL, 0);
+        }
+        list = gd_arc_child(lex->arcs[i]);
+    }
+    if (list) containing_left(&w, list);
+    return sink_finish(&s, needed, count);
+}

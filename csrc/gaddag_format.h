@@ -1,0 +1,52 @@
+/* Internal: the arc word layout of the .gaddag format (docs/gaddag-format.md). */
+#ifndef GADDAG_FORMAT_H
+#define GADDAG_FORMAT_H
+
+#include <stdint.h>
+
+#define GD_MAGIC "\x89GADDAG\n"
+#define GD_MAGIC_SIZE 8
+
+#define GD_ARC_LETTER_MASK 63u
+#define GD_ARC_LAST 64u
+#define GD_ARC_ACCEPTS 128u
+#define GD_ARC_CHILD_SHIFT 8
+#define GD_MAX_ARCS 0xFFFFFFu
+#define GD_SEPARATOR 0u
+
+static inline unsigned gd_arc_letter(uint32_t arc) { return arc & GD_ARC_LETTER_MASK; }
+static inline int gd_arc_last(uint32_t arc) { return (arc & GD_ARC_LAST) != 0; }
+static inline int gd_arc_accepts(uint32_t arc) { return (arc & GD_ARC_ACCEPTS) != 0; }
+static inline uint32_t gd_arc_child(uint32_t arc) { return arc >> GD_ARC_CHILD_SHIFT; }
+
+/* Index of the arc for `letter` in the sibling list starting at `list`, or 0 if none.
+ * Lists are sorted by letter, so the scan stops early. */
+static inline uint32_t gd_find_arc(const uint32_t *arcs, uint32_t list, unsigned letter)
+{
+    for (uint32_t i = list;; i++) {
+        uint32_t arc = arcs[i];
+        unsigned l = gd_arc_letter(arc);
+        if (l == letter) return i;
+        if (l > letter || gd_arc_last(arc)) return 0;
+    }
+}
+
+static inline void gd_put_u16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void gd_put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline uint32_t gd_get_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t gd_get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * gaddag_solver.h — the one public header of the C core.
+ *
+ * Both bindings (cffi natively, ctypes inside Pyodide) see only what is declared here.
+ * The header is kept free of preprocessor logic so that cffi's cdef can read it verbatim
+ * (see pycore/gaddag_solver/_ffi_build.py).
+ *
+ * Conventions: letters are codes 1..alphabet_size (0 is the GADDAG separator, never a
+ * letter); every buffer is owned by the caller; no function keeps global state.
+ * Functions return GD_OK (0) or a GD_ERR_* code; a gd_error, when given, says what and where.
+ */
+#ifndef GADDAG_SOLVER_H
+#define GADDAG_SOLVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GD_FORMAT_VERSION 1
+#define GD_MAX_ALPHABET 63
+#define GD_MAX_WORD 32
+#define GD_HEADER_FIXED_SIZE 36
+#define GD_BLANK_FLAG 128
+
+#define GD_OK 0
+#define GD_ERR_FORMAT 1
+#define GD_ERR_ARGUMENT 2
+#define GD_ERR_NOMEM 3
+#define GD_ERR_EMPTY 4
+
+typedef struct gd_error {
+    uint64_t offset;   /* byte offset in the file the message refers to (format errors) */
+    char message[240]; /* NUL-terminated, human readable */
+} gd_error;
+
+/* A validated lexicon. It points into the caller's bytes, which must outlive it. */
+typedef struct gd_lexicon {
+    const uint8_t *data;
+    size_t size;
+    const uint32_t *arcs; /* arc_count little-endian words, 4-byte aligned (see gd_lexicon_open) */
+    uint32_t arc_count;
+    uint32_t state_count;
+    uint32_t word_count;
+    uint32_t flags;
+    uint32_t alphabet_size;
+    uint32_t max_word_length;
+    uint32_t header_size;
+    uint32_t root;                 /* arc index where the root's sibling list starts */
+    uint32_t alphabet_offset[64];  /* alphabet_offset[c] = file offset of letter c's UTF-8 bytes */
+    uint32_t alphabet_length[64];  /* their length */
+    uint32_t name_offset;          /* the build's source name */
+    uint32_t name_length;
+} gd_lexicon;
+
+/*
+ * Validate `data` completely (one linear pass plus a checksum) and fill `lex`.
+ * `data` must be 4-byte aligned. `scratch` must hold gd_validate_scratch_size(size) bytes,
+ * 4-byte aligned
+ * (used only during the call; NULL lets the call skip the word-count check, never memory
+ * safety checks).
+ */
+size_t gd_validate_scratch_size(size_t size);
+int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch,
+                    gd_error *err);
+
+/* 1 if `word` (letter codes, `length` of them) is in the lexicon, else 0. */
+int gd_contains(const gd_lexicon *lex, const uint8_t *word, size_t length);
+
+/*
+ * Word queries. Results go to `out` as words of letter codes each followed by a 0 byte; a
+ * letter that a blank stands for carries GD_BLANK_FLAG. When `capacity` is too small the
+ * query still runs to the end: `*needed` is the size required and `*count` the number of
+ * words, and only whole words are written. Results are in lexicon order; duplicates (a word
+ * containing the substring twice) may appear and are removed by the caller.
+ *
+ * rack_counts[c] for c in 1..alphabet_size is the number of tiles of letter c,
+ * rack_counts[0] the number of blanks. partial=0 asks for words using every tile.
+ */
+int gd_anagrams(const gd_lexicon *lex, const uint8_t *rack_counts, int partial, uint8_t *out,
+                size_t capacity, size_t *needed, uint32_t *count);
+/* pattern: letter codes, 0 for "any letter". */
+int gd_pattern(const gd_lexicon *lex, const uint8_t *pattern, size_t length, uint8_t *out,
+               size_t capacity, size_t *needed, uint32_t *count);
+/* Words that contain `sub` (length >= 1) somewhere. */
+int gd_containing(const gd_lexicon *lex, const uint8_t *sub, size_t length, uint8_t *out,
+                  size_t capacity, size_t *needed, uint32_t *count);
+
+/* ---- Building (offline) ------------------------------------------------------------ */
+
+typedef struct gd_build_stats {
+    uint32_t word_count;   /* distinct words */
+    uint32_t state_count;  /* distinct sibling lists in the minimized GADDAG */
+    uint32_t arc_count;    /* arcs stored, after sibling-list tails are shared */
+    uint32_t arc_count_unshared; /* arcs before tail sharing */
+    uint32_t max_word_length;
+    uint64_t file_size;
+} gd_build_stats;
+
+/* Written by the builder while it runs (through volatile stores), so another thread can
+ * show progress. */
+typedef struct gd_build_progress {
+    uint32_t phase; /* 0 start, 1 expanding, 2 sorting, 3 minimizing, 4 laying out, 5 done */
+    uint64_t done;
+    uint64_t total;
+} gd_build_progress;
+
+/*
+ * Build a .gaddag file.
+ * words: letter codes, words separated by 0 bytes (any order, duplicates allowed, every
+ *        word 1..GD_MAX_WORD letters, codes 1..alphabet_size).
+ * alphabet: alphabet_size entries, each one length byte (1..8) then that many UTF-8 bytes.
+ * name: the source's name, up to 255 bytes of UTF-8.
+ * On success *out is a malloc'd file of *out_size bytes, to be released with gd_free.
+ * progress may be NULL.
+ */
+int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size,
+             const uint8_t *alphabet, size_t alphabet_size_bytes, const uint8_t *name,
+             size_t name_size, uint8_t **out, size_t *out_size, gd_build_stats *stats,
+             gd_build_progress *progress, gd_error *err);
+void gd_free(void *p);
+
+/* CRC-32 (IEEE 802.3, as zlib.crc32) of `size` bytes; exposed for tests and tools. */
+uint32_t gd_crc32(const uint8_t *data, size_t size);
+
+#endif

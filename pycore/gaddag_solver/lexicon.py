@@ -1,0 +1,281 @@
+"""Lexicons: build a .gaddag file from a word list, load one, and query it.
+
+All queries are answered by the GADDAG in the C core; this module converts between text and
+letter codes and keeps the bytes alive.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import _cffi_core as core
+from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from .wordlist import FilterReport, WordListError, filter_words, read_entries
+
+WILDCARDS = frozenset("?.")
+Log = Callable[[str], None]
+
+
+class LexiconFormatError(ValueError):
+    """A .gaddag file that is not valid. `offset` is the byte the problem was found at."""
+
+    def __init__(self, message: str, offset: int | None = None, source: str | None = None) -> None:
+        where = f"{source}: " if source else ""
+        at = f" (at byte {offset})" if offset is not None else ""
+        super().__init__(f"{where}{message}{at}")
+        self.reason = message
+        self.offset = offset
+        self.source = source
+
+
+class LexiconBuildError(ValueError):
+    """A word list that cannot be turned into a lexicon."""
+
+
+@dataclass(frozen=True)
+class LexiconStats:
+    words: int
+    states: int
+    arcs: int
+    bytes: int
+    max_word_length: int
+
+
+class Lexicon:
+    """A validated GADDAG lexicon. Create with :meth:`load`."""
+
+    def __init__(self, opened: core.OpenedLexicon, source: str | None) -> None:
+        self._core = opened
+        self.source = source
+        self.alphabet = Alphabet(opened.alphabet)
+        self.name = opened.name
+        self.stats = LexiconStats(opened.words, opened.states, opened.arcs, opened.size, opened.max_word_length)
+
+    @classmethod
+    def load(cls, source: str | os.PathLike[str] | bytes | bytearray | memoryview) -> Lexicon:
+        """Load and fully validate a lexicon from a path or from the file's bytes.
+
+        Raises LexiconFormatError (what is wrong and at which byte) for anything invalid, and
+        OSError if a path cannot be read.
+        """
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data, label = source, None
+        else:
+            path = Path(source)
+            data, label = path.read_bytes(), str(path)
+        try:
+            opened = core.open_lexicon(data)
+        except core.CoreFormatError as exc:
+            raise LexiconFormatError(exc.message, exc.offset, label) from None
+        return cls(opened, label)
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name!r}: {self.stats.words} words, {self.stats.arcs} arcs>"
+
+    def __len__(self) -> int:
+        return self.stats.words
+
+    # ---- conversions -------------------------------------------------------------------------
+
+    def encode(self, word: str) -> bytes:
+        """Letter codes of a word; raises AlphabetError for a letter outside the alphabet."""
+        return self.alphabet.encode(word)
+
+    def _words(self, raw: bytes) -> list[str]:
+        """Decode a query's output: unique words, in alphabet order."""
+        found = {chunk for chunk in raw.split(b"\0") if chunk}
+        ordered = sorted(found, key=lambda codes: (bytes(c & ~BLANK_FLAG for c in codes), codes))
+        return [self.alphabet.decode(codes) for codes in ordered]
+
+    # ---- queries -----------------------------------------------------------------------------
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        try:
+            codes = self.encode(word)
+        except AlphabetError:
+            return False
+        return core.contains(self._core, codes)
+
+    def anagrams(self, rack: str, partial: bool = False) -> list[str]:
+        """Words spelled with the rack's tiles (``?`` is a blank): all of them, or with
+        ``partial=True`` any of them. Letters a blank stands for are in lower case."""
+        counts = bytearray(64)
+        rack = self.alphabet.normalize(rack.replace(" ", ""))
+        blanks = rack.count("?")
+        letters = self.alphabet.split(rack.replace("?", ""))
+        counts[0] = blanks
+        for letter in letters:
+            counts[self.alphabet.code(letter)] += 1
+        if len(letters) + blanks > 255:
+            raise AlphabetError("a rack holds at most 255 tiles")
+        return self._words(core.anagrams(self._core, bytes(counts), partial))
+
+    def pattern(self, pattern: str) -> list[str]:
+        """Words matching a pattern such as ``.A.E``: ``.`` or ``?`` stands for any one letter."""
+        codes = bytearray()
+        for piece in self._pattern_pieces(pattern):
+            codes.append(0 if piece in WILDCARDS else self.alphabet.code(piece))
+        return self._words(core.pattern(self._core, bytes(codes)))
+
+    def containing(self, substring: str) -> list[str]:
+        """Words that contain `substring` (e.g. the hooks of a word: ``containing("CAT")``)."""
+        codes = self.encode(substring)
+        if not codes:
+            raise AlphabetError("the substring is empty")
+        return self._words(core.containing(self._core, codes))
+
+    def _pattern_pieces(self, pattern: str) -> list[str]:
+        pieces: list[str] = []
+        for part in _split_keep(self.alphabet.normalize(pattern), WILDCARDS):
+            pieces.extend([part] if part in WILDCARDS else self.alphabet.split(part))
+        return pieces
+
+
+def _split_keep(text: str, separators: Iterable[str]) -> list[str]:
+    """Split text at each separator character, keeping the separators as their own items."""
+    out: list[str] = []
+    current = ""
+    seps = set(separators)
+    for char in text:
+        if char in seps:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(char)
+        else:
+            current += char
+    if current:
+        out.append(current)
+    return out
+
+
+# ---- building -----------------------------------------------------------------------------------
+
+
+@dataclass
+class BuildReport:
+    """What a build read, kept, dropped and produced."""
+
+    source: str
+    name: str
+    filter: FilterReport
+    words: int
+    states: int
+    arcs: int
+    arcs_unshared: int
+    bytes: int
+    max_word_length: int
+    seconds: float
+    build_seconds: float
+
+    def summary_lines(self) -> list[str]:
+        saved = self.arcs_unshared - self.arcs
+        return [
+            f"read {self.filter.entries} entries from {self.source}",
+            *self.filter.describe_skips(),
+            f"words {self.words:,}  states {self.states:,}  arcs {self.arcs:,} "
+            f"({saved:,} saved by shared list tails)  bytes {self.bytes:,}  longest {self.max_word_length}",
+            f"built in {self.build_seconds:.3f} s (C), {self.seconds:.3f} s in all",
+        ]
+
+
+def _progress_printer(log: Log | None) -> core.ProgressCallback | None:
+    if log is None:
+        return None
+    last = [0.0]
+
+    def show(phase: str, fraction: float, elapsed: float) -> None:
+        # Quiet for builds under a second; then about once a second.
+        if elapsed >= 1.0 and elapsed - last[0] >= 1.0:
+            last[0] = elapsed
+            log(f"  {phase}: {fraction:4.0%} ({elapsed:.0f} s)")
+
+    return show
+
+
+def build_gaddag(
+    words: Iterable[str],
+    alphabet: Alphabet,
+    *,
+    name: str = "",
+    max_length: int = 15,
+    strict: bool = False,
+    source: str = "<words>",
+    unit: str = "line",
+    log: Log | None = None,
+) -> tuple[bytes, BuildReport]:
+    """Build .gaddag bytes from words (any case, any order, duplicates allowed)."""
+    started = time.perf_counter()
+    entries = list(words)
+    kept, report = filter_words(entries, alphabet, max_length, unit)
+    if strict and report.bad_letters:
+        raise LexiconBuildError(f"{source}: " + report.describe_skips()[0])
+    if not kept:
+        reasons = "; ".join(report.describe_skips()) or "the list is empty"
+        raise LexiconBuildError(f"{source}: no words to build from ({reasons})")
+    if alphabet.single_characters:
+        table = {ord(letter): code for code, letter in enumerate(alphabet.letters, start=1)}
+        codes = "\0".join(kept).translate(table).encode("latin-1")
+    else:
+        codes = b"\0".join(alphabet.encode(word) for word in kept)
+    name_bytes = name.encode()[:255]
+    build_started = time.perf_counter()
+    try:
+        data, stats = core.build(codes, len(alphabet), alphabet.header_bytes(), name_bytes, _progress_printer(log))
+    except core.CoreBuildError as exc:
+        raise LexiconBuildError(f"{source}: {exc}") from None
+    finished = time.perf_counter()
+    return data, BuildReport(
+        source=source, name=name, filter=report, words=stats["words"], states=stats["states"], arcs=stats["arcs"],
+        arcs_unshared=stats["arcs_unshared"], bytes=stats["bytes"], max_word_length=stats["max_word_length"],
+        seconds=finished - started, build_seconds=finished - build_started,
+    )
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_lexicon_file(
+    input_path: str | os.PathLike[str],
+    output_path: str | os.PathLike[str],
+    rules: str = "english",
+    name: str | None = None,
+    strict: bool = False,
+    log: Log | None = _stderr,
+) -> BuildReport:
+    """Read a word list, build its GADDAG for a ruleset's alphabet and board, and write it.
+
+    The file is written to a temporary name and renamed, so a failed build never leaves a
+    half-written lexicon behind.
+    """
+    from .rules import Rules
+
+    ruleset = Rules.load(rules)
+    input_path = Path(input_path)
+    output_path = Path(output_path)
+    try:
+        entries, unit = read_entries(input_path)
+    except WordListError as exc:
+        raise LexiconBuildError(str(exc)) from None
+    lexicon_name = name if name is not None else output_path.name.removesuffix(".gaddag")
+    data, report = build_gaddag(
+        entries, ruleset.alphabet, name=lexicon_name, max_length=ruleset.longest_line, strict=strict,
+        source=str(input_path), unit=unit, log=log,
+    )
+    output_path.parent.mkdir(parents=True, exist_ok=True)
+    partial = output_path.with_name(output_path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, output_path)
+    if log:
+        for line in report.summary_lines():
+            log(line)
+        log(f"wrote {output_path}")
+    return report

