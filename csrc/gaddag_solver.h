@@ -121,4 +121,68 @@ void gd_free(void *p);
 /* CRC-32 (IEEE 802.3, as zlib.crc32) of `size` bytes; exposed for tests and tools. */
 uint32_t gd_crc32(const uint8_t *data, size_t size);
 
+/* ---- Move generation ------------------------------------------------------------------ */
+
+#define GD_MAX_DIM 32
+#define GD_MAX_SQUARES 1024
+#define GD_ON_BOARD_FLAG 64
+#define GD_ACROSS 0
+#define GD_DOWN 1
+
+/* A ruleset as the generator needs it. Premiums are per square, row-major; a square whose
+ * premium the rules switch off (a start square that does not double) simply holds 1. */
+typedef struct gd_rules {
+    uint32_t rows, cols;
+    uint32_t rack_size;
+    int32_t bingo_bonus;
+    uint32_t start_row, start_col;
+    int32_t values[64];                  /* values[c] for letter c; values[0] is a blank's */
+    uint8_t letter_multiplier[GD_MAX_SQUARES];
+    uint8_t word_multiplier[GD_MAX_SQUARES];
+} gd_rules;
+
+/*
+ * A play. word[] spells the main word from (row, col) in `direction`: each entry is a
+ * letter code, | GD_BLANK_FLAG if a blank stands for it, | GD_ON_BOARD_FLAG if the tile was
+ * already on the board. A single tile forming words both ways is one play, recorded across.
+ */
+typedef struct gd_move {
+    int32_t score;
+    uint8_t row, col, direction, length;
+    uint8_t tiles_placed;
+    uint8_t reserved[3];
+    uint8_t word[GD_MAX_DIM];
+} gd_move;
+
+/* One word a play forms: the main word or a cross-word, with its score. */
+typedef struct gd_word {
+    uint8_t row, col, direction, length;
+    int32_t score;
+} gd_word;
+
+/* Scratch the generator works in (cross-sets, anchors); owned by the caller, reusable. */
+size_t gd_workspace_size(void);
+
+/*
+ * Board squares are row-major, rows*cols bytes: 0 empty, else a letter code, | GD_BLANK_FLAG
+ * for a blank. rack_counts as for gd_anagrams. The caller validates the position (letters in
+ * the alphabet, no floating tiles); the generator only assumes memory safety of its inputs.
+ *
+ * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
+ * then finds every play for a rack. top_n = 0 asks for all plays; otherwise only the top_n
+ * best are kept (ties broken deterministically). Plays go to out[0..capacity); *count is the
+ * number of plays found (all mode: when it exceeds capacity, only the first capacity were
+ * written — call again with more room). Plays are not sorted.
+ */
+int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace,
+               gd_error *err);
+int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                const uint8_t *rack_counts, uint32_t top_n, gd_move *out, size_t capacity, size_t *count,
+                gd_error *err);
+
+/* The words a play forms (main word first, then cross-words left to right / top to
+ * bottom) with their scores; returns how many (at most capacity written). */
+int gd_move_words(const gd_rules *rules, const uint8_t *board, const gd_move *move, gd_word *out,
+                  size_t capacity, size_t *count);
+
 #endif

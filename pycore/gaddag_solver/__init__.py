@@ -1,9 +1,9 @@
 """GADDAG Scrabble solver: Gordon's GADDAG move generation in C, with a Python API.
 
-    >>> from gaddag_solver import Lexicon
-    >>> lexicon = Lexicon.load("lexicons/sowpods.gaddag")
-    >>> "QI" in lexicon
-    True
+>>> from gaddag_solver import Lexicon
+>>> lexicon = Lexicon.load("lexicons/sowpods.gaddag")
+>>> "QI" in lexicon
+True
 """
 
 from .alphabet import Alphabet, AlphabetError

@@ -73,7 +73,14 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
     ]
     name = bytes(raw[struct.name_offset : struct.name_offset + struct.name_length]).decode()
     return OpenedLexicon(
-        struct, buffer, alphabet, name, struct.word_count, struct.state_count, struct.arc_count, size,
+        struct,
+        buffer,
+        alphabet,
+        name,
+        struct.word_count,
+        struct.state_count,
+        struct.arc_count,
+        size,
         struct.max_word_length,
     )
 
@@ -98,18 +105,27 @@ def _collect(call: Callable[[Any, int, Any, Any], int]) -> bytes:
 
 
 def anagrams(lexicon: OpenedLexicon, counts: bytes, partial: bool) -> bytes:
-    return _collect(lambda out, cap, needed, count: lib.gd_anagrams(
-        lexicon.struct, counts, int(partial), out, cap, needed, count))
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_anagrams(
+            lexicon.struct, counts, int(partial), out, cap, needed, count
+        )
+    )
 
 
 def pattern(lexicon: OpenedLexicon, codes: bytes) -> bytes:
-    return _collect(lambda out, cap, needed, count: lib.gd_pattern(
-        lexicon.struct, codes, len(codes), out, cap, needed, count))
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_pattern(
+            lexicon.struct, codes, len(codes), out, cap, needed, count
+        )
+    )
 
 
 def containing(lexicon: OpenedLexicon, codes: bytes) -> bytes:
-    return _collect(lambda out, cap, needed, count: lib.gd_containing(
-        lexicon.struct, codes, len(codes), out, cap, needed, count))
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_containing(
+            lexicon.struct, codes, len(codes), out, cap, needed, count
+        )
+    )
 
 
 def crc32(data: bytes) -> int:
@@ -117,7 +133,11 @@ def crc32(data: bytes) -> int:
 
 
 def build(
-    words: bytes, alphabet_size: int, alphabet_header: bytes, name: bytes, progress: ProgressCallback | None = None
+    words: bytes,
+    alphabet_size: int,
+    alphabet_header: bytes,
+    name: bytes,
+    progress: ProgressCallback | None = None,
 ) -> tuple[bytes, dict[str, int]]:
     """Build a .gaddag file from 0-separated letter codes. Runs the build in a thread (cffi
     releases the GIL) so `progress` can be called about every 0.2 s."""
@@ -129,8 +149,22 @@ def build(
     result: list[int] = []
 
     def run() -> None:
-        result.append(lib.gd_build(words, len(words), alphabet_size, alphabet_header, len(alphabet_header), name,
-                                   len(name), out, out_size, stats, state, err))
+        result.append(
+            lib.gd_build(
+                words,
+                len(words),
+                alphabet_size,
+                alphabet_header,
+                len(alphabet_header),
+                name,
+                len(name),
+                out,
+                out_size,
+                stats,
+                state,
+                err,
+            )
+        )
 
     started = time.perf_counter()
     worker = threading.Thread(target=run, name="gaddag-build")
@@ -139,7 +173,11 @@ def build(
         worker.join(0.2)
         if progress and worker.is_alive():
             total = state.total or 1
-            progress(PHASES.get(state.phase, "building"), min(1.0, state.done / total), time.perf_counter() - started)
+            progress(
+                PHASES.get(state.phase, "building"),
+                min(1.0, state.done / total),
+                time.perf_counter() - started,
+            )
     rc = result[0]
     if rc != lib.GD_OK:
         raise CoreBuildError(_message(err))

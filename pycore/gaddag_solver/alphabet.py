@@ -84,7 +84,9 @@ class Alphabet:
         if not self._multi:
             for position, char in enumerate(word):
                 if char not in self._codes:
-                    raise AlphabetError(f"{char!r} (position {position + 1}) is not a letter of this alphabet")
+                    raise AlphabetError(
+                        f"{char!r} (position {position + 1}) is not a letter of this alphabet"
+                    )
             return list(word)
         letters: list[str] = []
         position = 0
@@ -97,7 +99,9 @@ class Alphabet:
                     position += size
                     break
             else:
-                raise AlphabetError(f"{word[position]!r} (position {position + 1}) is not a letter of this alphabet")
+                raise AlphabetError(
+                    f"{word[position]!r} (position {position + 1}) is not a letter of this alphabet"
+                )
         return letters
 
     def encode(self, word: str) -> bytes:

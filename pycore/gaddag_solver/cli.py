@@ -33,11 +33,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("input", help="word list file")
     parser.add_argument("-o", "--output", required=True, help="the .gaddag file to write")
-    parser.add_argument("--rules", default="english", help=f"ruleset for alphabet and board size "
-                        f"({', '.join(available_rules())}; default english) or a rules .json path")
+    parser.add_argument(
+        "--rules",
+        default="english",
+        help=f"ruleset for alphabet and board size "
+        f"({', '.join(available_rules())}; default english) or a rules .json path",
+    )
     parser.add_argument("--name", help="name stored in the file (default: the output file's name)")
-    parser.add_argument("--strict", action="store_true",
-                        help="fail on words with letters outside the alphabet instead of skipping them")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on words with letters outside the alphabet instead of skipping them",
+    )
     return parser
 
 
@@ -59,7 +66,9 @@ def _load(name: str | None, rules_name: str | None) -> Lexicon:
     if name is None:
         rules = Rules.load(rules_name or "english")
         if not rules.default_lexicon:
-            raise LexiconNotFoundError(f"ruleset {rules.name!r} has no default lexicon: give --lexicon NAME|PATH")
+            raise LexiconNotFoundError(
+                f"ruleset {rules.name!r} has no default lexicon: give --lexicon NAME|PATH"
+            )
         name = rules.default_lexicon
     return Lexicon.load(resolve_lexicon(name))
 
@@ -129,8 +138,10 @@ def main_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_lexicon(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--lexicon", help="lexicon name (e.g. sowpods) or .gaddag path; "
-                       "default: the ruleset's default lexicon")
+        p.add_argument(
+            "--lexicon",
+            help="lexicon name (e.g. sowpods) or .gaddag path; default: the ruleset's default lexicon",
+        )
         p.add_argument("--rules", help="ruleset (default english)")
         p.add_argument("--json", action="store_true", help="print JSON")
         return p

@@ -54,7 +54,9 @@ class Lexicon:
         self.source = source
         self.alphabet = Alphabet(opened.alphabet)
         self.name = opened.name
-        self.stats = LexiconStats(opened.words, opened.states, opened.arcs, opened.size, opened.max_word_length)
+        self.stats = LexiconStats(
+            opened.words, opened.states, opened.arcs, opened.size, opened.max_word_length
+        )
 
     @classmethod
     def load(cls, source: str | os.PathLike[str] | bytes | bytearray | memoryview) -> Lexicon:
@@ -228,14 +230,24 @@ def build_gaddag(
     name_bytes = name.encode()[:255]
     build_started = time.perf_counter()
     try:
-        data, stats = core.build(codes, len(alphabet), alphabet.header_bytes(), name_bytes, _progress_printer(log))
+        data, stats = core.build(
+            codes, len(alphabet), alphabet.header_bytes(), name_bytes, _progress_printer(log)
+        )
     except core.CoreBuildError as exc:
         raise LexiconBuildError(f"{source}: {exc}") from None
     finished = time.perf_counter()
     return data, BuildReport(
-        source=source, name=name, filter=report, words=stats["words"], states=stats["states"], arcs=stats["arcs"],
-        arcs_unshared=stats["arcs_unshared"], bytes=stats["bytes"], max_word_length=stats["max_word_length"],
-        seconds=finished - started, build_seconds=finished - build_started,
+        source=source,
+        name=name,
+        filter=report,
+        words=stats["words"],
+        states=stats["states"],
+        arcs=stats["arcs"],
+        arcs_unshared=stats["arcs_unshared"],
+        bytes=stats["bytes"],
+        max_word_length=stats["max_word_length"],
+        seconds=finished - started,
+        build_seconds=finished - build_started,
     )
 
 
@@ -267,8 +279,14 @@ def build_lexicon_file(
         raise LexiconBuildError(str(exc)) from None
     lexicon_name = name if name is not None else output_path.name.removesuffix(".gaddag")
     data, report = build_gaddag(
-        entries, ruleset.alphabet, name=lexicon_name, max_length=ruleset.longest_line, strict=strict,
-        source=str(input_path), unit=unit, log=log,
+        entries,
+        ruleset.alphabet,
+        name=lexicon_name,
+        max_length=ruleset.longest_line,
+        strict=strict,
+        source=str(input_path),
+        unit=unit,
+        log=log,
     )
     output_path.parent.mkdir(parents=True, exist_ok=True)
     partial = output_path.with_name(output_path.name + ".partial")

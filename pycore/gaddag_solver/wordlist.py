@@ -35,10 +35,14 @@ class FilterReport:
         lines = []
         if self.bad_letters:
             examples = "; ".join(f"{self.unit} {n}: {word!r} ({why})" for n, word, why in self.bad_examples)
-            lines.append(f"skipped {self.bad_letters} word(s) with letters outside the alphabet, e.g. {examples}")
+            lines.append(
+                f"skipped {self.bad_letters} word(s) with letters outside the alphabet, e.g. {examples}"
+            )
         if self.too_long:
             examples = ", ".join(f"{self.unit} {n}: {word}" for n, word in self.too_long_examples)
-            lines.append(f"skipped {self.too_long} word(s) longer than the longest board line, e.g. {examples}")
+            lines.append(
+                f"skipped {self.too_long} word(s) longer than the longest board line, e.g. {examples}"
+            )
         return lines
 
 
@@ -67,7 +71,9 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise WordListError(f"{path}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
+            raise WordListError(
+                f"{path}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
+            ) from None
         if not isinstance(data, list):
             raise WordListError(f"{path}: a JSON word list must be an array of strings")
         for index, item in enumerate(data):
@@ -77,9 +83,9 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
     return text.splitlines(), "line"
 
 
-def filter_words(entries: list[str], alphabet: Alphabet, max_length: int, unit: str = "line") -> tuple[
-    list[str], FilterReport
-]:
+def filter_words(
+    entries: list[str], alphabet: Alphabet, max_length: int, unit: str = "line"
+) -> tuple[list[str], FilterReport]:
     """Normalize entries for `alphabet` and keep those it can spell in at most `max_length` letters.
 
     Returns the kept words (normalized, duplicates kept) and a report of everything dropped.

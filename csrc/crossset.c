@@ -1,0 +1,151 @@
+/* crossset.c — cross-sets, cross-scores and anchors of a board, computed from the GADDAG. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gaddag_format.h"
+#include "movegen_internal.h"
+
+size_t gd_workspace_size(void) { return sizeof(gd_workspace); }
+
+int gd_set_error(gd_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list args;
+        va_start(args, fmt);
+        err->offset = 0;
+        vsnprintf(err->message, sizeof err->message, fmt, args);
+        va_end(args);
+    }
+    return code;
+}
+
+int gd_check_rules(const gd_rules *rules, gd_error *err)
+{
+    if (!rules) return gd_set_error(err, GD_ERR_ARGUMENT, "no rules given");
+    if (rules->rows < 1 || rules->cols < 1 || rules->rows > GD_MAX_DIM || rules->cols > GD_MAX_DIM ||
+        rules->rows * rules->cols > GD_MAX_SQUARES)
+        return gd_set_error(err, GD_ERR_ARGUMENT, "board of %u x %u squares is not supported (at most %d x %d)",
+                            rules->rows, rules->cols, GD_MAX_DIM, GD_MAX_DIM);
+    if (rules->start_row >= rules->rows || rules->start_col >= rules->cols)
+        return gd_set_error(err, GD_ERR_ARGUMENT, "start square is off the board");
+    if (rules->rack_size < 1 || rules->rack_size > GD_MAX_DIM)
+        return gd_set_error(err, GD_ERR_ARGUMENT, "rack size %u is out of range", rules->rack_size);
+    return GD_OK;
+}
+
+/*
+ * The perpendicular word through an empty square s is U L D (U above/left of s, D
+ * below/right, L the new letter). The GADDAG holds REV(U L D) = REV(D) L REV(U) without a
+ * separator, so REV(D) is read once and then each arc L of the list reached is tried with
+ * REV(U) after it.
+ */
+static uint64_t cross_letters(const uint32_t *arcs, uint32_t root, const uint8_t *before, int before_length,
+                              const uint8_t *after, int after_length)
+{
+    uint32_t list = root;
+    for (int k = after_length; k-- > 0;) {
+        uint32_t i = list ? gd_find_arc(arcs, list, after[k] & 63) : 0;
+        if (!i) return 0;
+        list = gd_arc_child(arcs[i]);
+    }
+    if (!list) return 0;
+    uint64_t allowed = 0;
+    for (uint32_t i = list;; i++) {
+        uint32_t arc = arcs[i];
+        unsigned letter = gd_arc_letter(arc);
+        if (letter != GD_SEPARATOR) {
+            int ok;
+            if (before_length == 0) {
+                ok = gd_arc_accepts(arc);
+            } else {
+                uint32_t next = gd_arc_child(arc);
+                ok = 0;
+                for (int k = before_length; k-- > 0 && next;) { /* nearest letter first */
+                    uint32_t j = gd_find_arc(arcs, next, before[k] & 63);
+                    if (!j) break;
+                    if (k == 0) ok = gd_arc_accepts(arcs[j]);
+                    next = gd_arc_child(arcs[j]);
+                }
+            }
+            if (ok) allowed |= 1ull << letter;
+        }
+        if (gd_arc_last(arc)) break;
+    }
+    return allowed;
+}
+
+int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace, gd_error *err)
+{
+    if (!lex || !lex->arcs || !board || !workspace) return gd_set_error(err, GD_ERR_ARGUMENT, "missing argument");
+    int rc = gd_check_rules(rules, err);
+    if (rc) return rc;
+    gd_workspace *ws = workspace;
+    const uint32_t rows = rules->rows, cols = rules->cols;
+    ws->magic = 0;
+    ws->rows = rows;
+    ws->cols = cols;
+    ws->alphabet_size = lex->alphabet_size;
+    const uint64_t all_letters = ((lex->alphabet_size >= 63) ? ~0ull : ((1ull << (lex->alphabet_size + 1)) - 1)) & ~1ull;
+
+    int empty = 1;
+    for (uint32_t s = 0; s < rows * cols; s++) {
+        uint8_t sq = board[s];
+        if (sq && ((sq & 63) == 0 || (sq & 63) > lex->alphabet_size || (sq & GD_ON_BOARD_FLAG)))
+            return gd_set_error(err, GD_ERR_ARGUMENT, "square (%u, %u) holds an invalid tile code %u", s / cols,
+                                s % cols, sq);
+        if (sq) empty = 0;
+    }
+    ws->empty_board = empty;
+
+    for (uint32_t r = 0; r < rows; r++) {
+        for (uint32_t c = 0; c < cols; c++) {
+            uint32_t s = r * cols + c;
+            if (board[s]) {
+                ws->anchor[s] = 0;
+                for (int d = 0; d < 2; d++) {
+                    ws->cross_set[d][s] = 0;
+                    ws->cross_score[d][s] = 0;
+                    ws->has_cross[d][s] = 0;
+                }
+                continue;
+            }
+            int up = r > 0 && board[s - cols], down = r + 1 < rows && board[s + cols];
+            int left = c > 0 && board[s - 1], right = c + 1 < cols && board[s + 1];
+            ws->anchor[s] = (uint8_t)(up || down || left || right);
+            /* d = across plays: the perpendicular word runs down the column, and vice versa */
+            for (int d = 0; d < 2; d++) {
+                int before_any = d == GD_ACROSS ? up : left;
+                int after_any = d == GD_ACROSS ? down : right;
+                if (!before_any && !after_any) {
+                    ws->cross_set[d][s] = all_letters;
+                    ws->cross_score[d][s] = 0;
+                    ws->has_cross[d][s] = 0;
+                    continue;
+                }
+                uint8_t before[GD_MAX_DIM], after[GD_MAX_DIM];
+                int nb = 0, na = 0;
+                int32_t score = 0;
+                uint32_t step = d == GD_ACROSS ? cols : 1;
+                uint32_t pos = d == GD_ACROSS ? r : c, limit = d == GD_ACROSS ? rows : cols;
+                /* tiles before s, collected nearest first then reversed into reading order */
+                uint8_t near_first[GD_MAX_DIM];
+                for (uint32_t p = pos, t = s; p > 0 && board[t - step]; p--, t -= step) {
+                    near_first[nb++] = board[t - step];
+                    score += gd_tile_value(rules, board[t - step]);
+                }
+                for (int k = 0; k < nb; k++) before[k] = near_first[nb - 1 - k];
+                for (uint32_t p = pos, t = s; p + 1 < limit && board[t + step]; p++, t += step) {
+                    after[na++] = board[t + step];
+                    score += gd_tile_value(rules, board[t + step]);
+                }
+                ws->cross_set[d][s] = cross_letters(lex->arcs, lex->root, before, nb, after, na);
+                ws->cross_score[d][s] = score;
+                ws->has_cross[d][s] = 1;
+            }
+        }
+    }
+    if (empty) ws->anchor[rules->start_row * cols + rules->start_col] = 1;
+    ws->magic = GD_WORKSPACE_MAGIC;
+    return GD_OK;
+}

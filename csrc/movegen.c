@@ -1,0 +1,295 @@
+/* movegen.c — Gordon's GADDAG move generation with inline scoring.
+ *
+ * For every anchor (an empty square next to a tile, or the start square on an empty board)
+ * and each direction, the walk starts at the anchor, reads leftward through the GADDAG
+ * (placing rack tiles or following tiles already on the board), and at any point where the
+ * word may start crosses the separator and reads rightward from the square after the
+ * anchor. Leftward placement never covers another anchor square: a play covering several
+ * anchors is found from its leftmost one only, so each play is generated once.
+ *
+ * Scores are kept as the walk goes: the main word's letter sum (premiums only under new
+ * tiles), its word multiplier, and the finished cross-words of the tiles placed.
+ */
+#include <string.h>
+
+#include "gaddag_format.h"
+#include "movegen_internal.h"
+
+typedef struct line_walk {
+    const uint32_t *arcs;
+    const gd_rules *rules;
+    int direction;
+    int line;    /* row for across plays, column for down plays */
+    int length;  /* squares in the line */
+    int anchor;
+    int anchor_right_free; /* nothing on the square after the anchor */
+    uint8_t square[GD_MAX_DIM];
+    uint8_t is_anchor[GD_MAX_DIM];
+    uint8_t has_cross[GD_MAX_DIM];
+    uint8_t letter_multiplier[GD_MAX_DIM];
+    uint8_t word_multiplier[GD_MAX_DIM];
+    uint64_t cross_set[GD_MAX_DIM];
+    int32_t cross_score[GD_MAX_DIM];
+    int32_t values[64];
+    uint8_t rack[64];
+    unsigned tiles_left;
+    unsigned rack_size;
+    int32_t bingo_bonus;
+    uint8_t word[GD_MAX_DIM]; /* the play's letters, by line position */
+    /* output */
+    gd_move *out;
+    size_t capacity;
+    size_t count;
+    uint32_t top_n;
+} line_walk;
+
+/* ---- output --------------------------------------------------------------------------- */
+
+/* The order plays are ranked in: higher score, then row, column, across first, then the
+ * word's bytes. Total on distinct plays, so "top N" never depends on generation order. */
+static int move_better(const gd_move *a, const gd_move *b)
+{
+    if (a->score != b->score) return a->score > b->score;
+    if (a->row != b->row) return a->row < b->row;
+    if (a->col != b->col) return a->col < b->col;
+    if (a->direction != b->direction) return a->direction < b->direction;
+    if (a->length != b->length) return a->length < b->length;
+    return memcmp(a->word, b->word, a->length) < 0;
+}
+
+/* out[0..n) is a heap whose root is the worst kept play. */
+static void heap_sift_down(gd_move *heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t worst = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && move_better(&heap[worst], &heap[l])) worst = l;
+        if (r < n && move_better(&heap[worst], &heap[r])) worst = r;
+        if (worst == i) return;
+        gd_move t = heap[i];
+        heap[i] = heap[worst];
+        heap[worst] = t;
+        i = worst;
+    }
+}
+
+static void heap_sift_up(gd_move *heap, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!move_better(&heap[parent], &heap[i])) return;
+        gd_move t = heap[i];
+        heap[i] = heap[parent];
+        heap[parent] = t;
+        i = parent;
+    }
+}
+
+static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t word_multiplier, int32_t cross_sum,
+                   unsigned placed)
+{
+    int length = right - left + 1;
+    if (length < 2) return;
+    if (placed == 1 && w->direction == GD_DOWN) {
+        /* a single tile that also forms an across word was recorded by the across pass */
+        for (int p = left; p <= right; p++)
+            if (!(w->word[p] & GD_ON_BOARD_FLAG)) {
+                if (w->has_cross[p]) return;
+                break;
+            }
+    }
+    gd_move m;
+    m.score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
+    if (w->direction == GD_ACROSS) {
+        m.row = (uint8_t)w->line;
+        m.col = (uint8_t)left;
+    } else {
+        m.row = (uint8_t)left;
+        m.col = (uint8_t)w->line;
+    }
+    m.direction = (uint8_t)w->direction;
+    m.length = (uint8_t)length;
+    m.tiles_placed = (uint8_t)placed;
+    m.reserved[0] = m.reserved[1] = m.reserved[2] = 0;
+    memcpy(m.word, w->word + left, (size_t)length);
+    memset(m.word + length, 0, GD_MAX_DIM - (size_t)length);
+
+    if (w->top_n == 0) {
+        if (w->count < w->capacity) w->out[w->count] = m;
+        w->count++;
+        return;
+    }
+    size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
+    if (limit == 0) {
+        w->count++;
+        return;
+    }
+    if (w->count < limit) {
+        w->out[w->count] = m;
+        heap_sift_up(w->out, w->count);
+        w->count++;
+    } else if (move_better(&m, &w->out[0])) {
+        w->out[0] = m;
+        heap_sift_down(w->out, limit, 0);
+    }
+}
+
+/* ---- the walk ----------------------------------------------------------------------------- */
+
+static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t main_sum, int32_t word_multiplier,
+                     int32_t cross_sum, unsigned placed);
+static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int32_t word_multiplier,
+                    int32_t cross_sum, unsigned placed);
+
+/* After the letter at `pos` was read through arc `index`, going rightward. */
+static void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
+                       int32_t cross_sum, unsigned placed)
+{
+    uint32_t arc = w->arcs[index];
+    int right_free = pos + 1 == w->length || !w->square[pos + 1];
+    if (gd_arc_accepts(arc) && right_free && placed) record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
+    uint32_t child = gd_arc_child(arc);
+    if (child && pos + 1 < w->length) go_right(w, pos + 1, child, left, main_sum, word_multiplier, cross_sum, placed);
+}
+
+/* After the letter at `pos` was read through arc `index`, going leftward. */
+static void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
+                      int32_t cross_sum, unsigned placed)
+{
+    uint32_t arc = w->arcs[index];
+    int left_free = pos == 0 || !w->square[pos - 1];
+    if (gd_arc_accepts(arc) && left_free && w->anchor_right_free && placed)
+        record(w, pos, w->anchor, main_sum, word_multiplier, cross_sum, placed);
+    uint32_t child = gd_arc_child(arc);
+    if (!child) return;
+    if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1]))
+        go_left(w, pos - 1, child, main_sum, word_multiplier, cross_sum, placed);
+    if (left_free && w->anchor + 1 < w->length && gd_arc_letter(w->arcs[child]) == GD_SEPARATOR)
+        go_right(w, w->anchor + 1, gd_arc_child(w->arcs[child]), pos, main_sum, word_multiplier, cross_sum, placed);
+}
+
+/* Reads or places the letter at `pos`, then hands over to `next`. Written once as a macro
+ * body for both directions so the hot loop stays free of an indirect call. */
+#define PLACE_OR_FOLLOW(NEXT_CALL)                                                                          \
+    do {                                                                                                    \
+        uint8_t here = w->square[pos];                                                                      \
+        if (here) {                                                                                         \
+            uint32_t index = gd_find_arc(w->arcs, list, here & 63u);                                        \
+            if (!index) return;                                                                             \
+            w->word[pos] = (uint8_t)(here | GD_ON_BOARD_FLAG);                                              \
+            int32_t letter_score = (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];          \
+            int32_t next_main = main_sum + letter_score, next_multiplier = word_multiplier;                 \
+            int32_t next_cross = cross_sum;                                                                 \
+            unsigned next_placed = placed;                                                                  \
+            NEXT_CALL;                                                                                      \
+            return;                                                                                         \
+        }                                                                                                   \
+        if (!w->tiles_left) return;                                                                         \
+        const uint64_t allowed = w->cross_set[pos];                                                         \
+        const int32_t lm = w->letter_multiplier[pos], wm = w->word_multiplier[pos];                         \
+        const int crossing = w->has_cross[pos];                                                             \
+        const int32_t cross_base = w->cross_score[pos];                                                     \
+        for (uint32_t index = list;; index++) {                                                             \
+            uint32_t arc = w->arcs[index];                                                                  \
+            unsigned letter = gd_arc_letter(arc);                                                           \
+            if ((allowed >> letter) & 1u) {                                                                 \
+                for (int blank = 0; blank < 2; blank++) {                                                   \
+                    unsigned source = blank ? 0 : letter;                                                   \
+                    if (!w->rack[source]) continue;                                                         \
+                    w->rack[source]--;                                                                      \
+                    w->tiles_left--;                                                                        \
+                    w->word[pos] = (uint8_t)(letter | (blank ? GD_BLANK_FLAG : 0));                         \
+                    int32_t letter_score = w->values[source] * lm;                                          \
+                    int32_t next_main = main_sum + letter_score;                                            \
+                    int32_t next_multiplier = word_multiplier * wm;                                         \
+                    int32_t next_cross = cross_sum + (crossing ? (cross_base + letter_score) * wm : 0);     \
+                    unsigned next_placed = placed + 1;                                                      \
+                    NEXT_CALL;                                                                              \
+                    w->tiles_left++;                                                                        \
+                    w->rack[source]++;                                                                      \
+                }                                                                                           \
+            }                                                                                               \
+            if (gd_arc_last(arc)) break;                                                                    \
+        }                                                                                                   \
+    } while (0)
+
+static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int32_t word_multiplier,
+                    int32_t cross_sum, unsigned placed)
+{
+    PLACE_OR_FOLLOW(left_next(w, pos, index, next_main, next_multiplier, next_cross, next_placed));
+}
+
+static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t main_sum, int32_t word_multiplier,
+                     int32_t cross_sum, unsigned placed)
+{
+    PLACE_OR_FOLLOW(right_next(w, pos, index, left, next_main, next_multiplier, next_cross, next_placed));
+}
+
+int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                const uint8_t *rack_counts, uint32_t top_n, gd_move *out, size_t capacity, size_t *count,
+                gd_error *err)
+{
+    if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
+        return gd_set_error(err, GD_ERR_ARGUMENT, "missing argument");
+    *count = 0;
+    int rc = gd_check_rules(rules, err);
+    if (rc) return rc;
+    const gd_workspace *ws = workspace;
+    if (ws->magic != GD_WORKSPACE_MAGIC || ws->rows != rules->rows || ws->cols != rules->cols ||
+        ws->alphabet_size != lex->alphabet_size)
+        return gd_set_error(err, GD_ERR_ARGUMENT, "the workspace was not prepared for this board and lexicon");
+
+    line_walk w;
+    w.arcs = lex->arcs;
+    w.rules = rules;
+    w.out = out;
+    w.capacity = capacity;
+    w.count = 0;
+    w.top_n = top_n;
+    w.rack_size = rules->rack_size;
+    w.bingo_bonus = rules->bingo_bonus;
+    memcpy(w.values, rules->values, sizeof w.values);
+    memset(w.rack, 0, sizeof w.rack);
+    w.tiles_left = 0;
+    for (unsigned c = 0; c <= lex->alphabet_size; c++) {
+        w.rack[c] = rack_counts[c];
+        w.tiles_left += rack_counts[c];
+    }
+    if (w.tiles_left > GD_MAX_DIM)
+        return gd_set_error(err, GD_ERR_ARGUMENT, "a rack of %u tiles is more than a line holds", w.tiles_left);
+
+    const int rows = (int)rules->rows, cols = (int)rules->cols;
+    for (int direction = 0; direction < 2; direction++) {
+        w.direction = direction;
+        int lines = direction == GD_ACROSS ? rows : cols;
+        w.length = direction == GD_ACROSS ? cols : rows;
+        for (int line = 0; line < lines; line++) {
+            int any_anchor = 0;
+            for (int p = 0; p < w.length; p++) {
+                int s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
+                w.square[p] = board[s];
+                w.is_anchor[p] = ws->anchor[s];
+                any_anchor |= ws->anchor[s];
+                w.has_cross[p] = ws->has_cross[direction][s];
+                w.cross_set[p] = ws->cross_set[direction][s];
+                w.cross_score[p] = ws->cross_score[direction][s];
+                w.letter_multiplier[p] = rules->letter_multiplier[s];
+                w.word_multiplier[p] = rules->word_multiplier[s];
+            }
+            if (!any_anchor) continue;
+            w.line = line;
+            for (int p = 0; p < w.length; p++) {
+                if (!w.is_anchor[p]) continue;
+                w.anchor = p;
+                w.anchor_right_free = p + 1 == w.length || !w.square[p + 1];
+                go_left(&w, p, lex->root, 0, 1, 0, 0);
+            }
+        }
+    }
+    if (top_n) {
+        size_t limit = top_n < capacity ? top_n : capacity;
+        *count = w.count < limit ? w.count : limit;
+    } else {
+        *count = w.count;
+    }
+    return GD_OK;
+}

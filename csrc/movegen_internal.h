@@ -1,0 +1,36 @@
+/* Internal: the workspace shared by crossset.c (which fills it) and movegen.c (which reads it). */
+#ifndef MOVEGEN_INTERNAL_H
+#define MOVEGEN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "gaddag_solver.h"
+
+#define GD_WORKSPACE_MAGIC 0x47445753u /* "GDWS": the workspace was prepared */
+
+/*
+ * For a play in direction d, a new tile on square s also forms the perpendicular word
+ * through s. cross_set[d][s] has bit c set when letter c may go there (all letters when
+ * nothing is perpendicular); cross_score[d][s] is the value of the perpendicular tiles;
+ * has_cross[d][s] says whether a perpendicular word is formed at all.
+ */
+typedef struct gd_workspace {
+    uint32_t magic;
+    uint32_t rows, cols;
+    uint32_t alphabet_size;
+    int empty_board;
+    uint64_t cross_set[2][GD_MAX_SQUARES];
+    int32_t cross_score[2][GD_MAX_SQUARES];
+    uint8_t has_cross[2][GD_MAX_SQUARES];
+    uint8_t anchor[GD_MAX_SQUARES];
+} gd_workspace;
+
+static inline int32_t gd_tile_value(const gd_rules *rules, uint8_t square)
+{
+    return (square & GD_BLANK_FLAG) ? rules->values[0] : rules->values[square & 63];
+}
+
+int gd_check_rules(const gd_rules *rules, gd_error *err);
+int gd_set_error(gd_error *err, int code, const char *fmt, ...);
+
+#endif
