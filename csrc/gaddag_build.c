@@ -257,7 +257,7 @@ static int lay_out(const automaton *a, uint32_t root, layout *out, gd_build_prog
      * are decided. A list may live in a host lower than that: the parents' hosts then come
      * first in the file. */
     memset(min_parent_height, NO_HEIGHT, n);
-    (void)root;
+    min_parent_height[root] = 0; /* the root is never stored inside another list: it starts at 1 */
 
     /* Tallest first, then longest lists first: a list's parents are decided before it (so the
      * height of their hosts is known), and so are the lists that could host it (at least as tall

@@ -31,8 +31,14 @@ typedef struct line_walk {
     uint64_t cross_set[GD_MAX_DIM];
     int32_t cross_score[GD_MAX_DIM];
     int32_t values[64];
-    uint8_t rack[64];
+    uint8_t rack[64];      /* tiles of each letter on the rack (blanks not included) */
+    uint8_t used[64];      /* tiles of each letter placed so far, blanks included */
+    unsigned blanks;       /* blanks on the rack */
+    unsigned blanks_needed; /* placed letters beyond the rack's own tiles: blanks must cover them */
     unsigned tiles_left;
+    unsigned placed_count;
+    uint8_t placed_at[GD_MAX_DIM]; /* line positions of the tiles placed, in placement order */
+    int32_t word_multiplier_total;
     unsigned rack_size;
     int32_t bingo_bonus;
     uint8_t word[GD_MAX_DIM]; /* the play's letters, by line position */
@@ -84,21 +90,11 @@ static void heap_sift_up(gd_move *heap, size_t i)
     }
 }
 
-static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t word_multiplier, int32_t cross_sum,
-                   unsigned placed)
+static void emit(line_walk *w, int left, int right, int32_t score, unsigned placed)
 {
-    int length = right - left + 1;
-    if (length < 2) return;
-    if (placed == 1 && w->direction == GD_DOWN) {
-        /* a single tile that also forms an across word was recorded by the across pass */
-        for (int p = left; p <= right; p++)
-            if (!(w->word[p] & GD_ON_BOARD_FLAG)) {
-                if (w->has_cross[p]) return;
-                break;
-            }
-    }
     gd_move m;
-    m.score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
+    int length = right - left + 1;
+    m.score = score;
     if (w->direction == GD_ACROSS) {
         m.row = (uint8_t)w->line;
         m.col = (uint8_t)left;
@@ -133,7 +129,58 @@ static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t 
     }
 }
 
+/*
+ * The walk places letters, not tiles: a letter beyond the rack's own tiles of it is a
+ * blank. So one path stands for every way of choosing which placed tiles are blanks; each
+ * choice is its own play. A blank on square p scores (value - blank value) * letter premium
+ * less, once in the main word and once more in p's cross-word.
+ */
+static void choose_blanks(line_walk *w, int left, int right, int32_t score, unsigned index, unsigned blanks_left,
+                          uint8_t *spare)
+{
+    if (index == w->placed_count) {
+        emit(w, left, right, score, w->placed_count);
+        return;
+    }
+    int pos = w->placed_at[index];
+    unsigned letter = w->word[pos] & 63u;
+    /* as a rack tile, if one is spare */
+    if (spare[letter]) {
+        spare[letter]--;
+        choose_blanks(w, left, right, score, index + 1, blanks_left, spare);
+        spare[letter]++;
+    }
+    /* as a blank */
+    if (blanks_left) {
+        int32_t delta = (w->values[letter] - w->values[0]) * w->letter_multiplier[pos];
+        int32_t lost = delta * w->word_multiplier_total + (w->has_cross[pos] ? delta * w->word_multiplier[pos] : 0);
+        w->word[pos] |= GD_BLANK_FLAG;
+        choose_blanks(w, left, right, score - lost, index + 1, blanks_left - 1, spare);
+        w->word[pos] &= (uint8_t)~GD_BLANK_FLAG;
+    }
+}
+
+static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t word_multiplier, int32_t cross_sum,
+                   unsigned placed)
+{
+    int length = right - left + 1;
+    if (length < 2) return;
+    if (placed == 1 && w->direction == GD_DOWN && w->has_cross[w->placed_at[0]])
+        return; /* a single tile that also forms an across word was recorded by the across pass */
+    int32_t score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
+    if (!w->blanks) {
+        emit(w, left, right, score, placed);
+        return;
+    }
+    uint8_t spare[64];
+    memcpy(spare, w->rack, sizeof spare);
+    w->word_multiplier_total = word_multiplier;
+    w->placed_count = placed;
+    choose_blanks(w, left, right, score, 0, w->blanks, spare);
+}
+
 /* ---- the walk ----------------------------------------------------------------------------- */
+
 
 static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t main_sum, int32_t word_multiplier,
                      int32_t cross_sum, unsigned placed);
@@ -192,20 +239,22 @@ static void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, i
             uint32_t arc = w->arcs[index];                                                                  \
             unsigned letter = gd_arc_letter(arc);                                                           \
             if ((allowed >> letter) & 1u) {                                                                 \
-                for (int blank = 0; blank < 2; blank++) {                                                   \
-                    unsigned source = blank ? 0 : letter;                                                   \
-                    if (!w->rack[source]) continue;                                                         \
-                    w->rack[source]--;                                                                      \
+                unsigned beyond = w->used[letter] >= w->rack[letter]; /* a blank must cover it */          \
+                if (!beyond || w->blanks_needed < w->blanks) {                                              \
+                    w->used[letter]++;                                                                      \
+                    w->blanks_needed += beyond;                                                             \
                     w->tiles_left--;                                                                        \
-                    w->word[pos] = (uint8_t)(letter | (blank ? GD_BLANK_FLAG : 0));                         \
-                    int32_t letter_score = w->values[source] * lm;                                          \
+                    w->placed_at[placed] = (uint8_t)pos;                                                    \
+                    w->word[pos] = (uint8_t)letter;                                                         \
+                    int32_t letter_score = w->values[letter] * lm;                                          \
                     int32_t next_main = main_sum + letter_score;                                            \
                     int32_t next_multiplier = word_multiplier * wm;                                         \
                     int32_t next_cross = cross_sum + (crossing ? (cross_base + letter_score) * wm : 0);     \
                     unsigned next_placed = placed + 1;                                                      \
                     NEXT_CALL;                                                                              \
                     w->tiles_left++;                                                                        \
-                    w->rack[source]++;                                                                      \
+                    w->blanks_needed -= beyond;                                                             \
+                    w->used[letter]--;                                                                      \
                 }                                                                                           \
             }                                                                                               \
             if (gd_arc_last(arc)) break;                                                                    \
@@ -249,8 +298,12 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     w.bingo_bonus = rules->bingo_bonus;
     memcpy(w.values, rules->values, sizeof w.values);
     memset(w.rack, 0, sizeof w.rack);
-    w.tiles_left = 0;
-    for (unsigned c = 0; c <= lex->alphabet_size; c++) {
+    memset(w.used, 0, sizeof w.used);
+    w.blanks = rack_counts[0];
+    w.blanks_needed = 0;
+    w.placed_count = 0;
+    w.tiles_left = rack_counts[0];
+    for (unsigned c = 1; c <= lex->alphabet_size; c++) {
         w.rack[c] = rack_counts[c];
         w.tiles_left += rack_counts[c];
     }
