@@ -115,6 +115,8 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
         return set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
 
     /* 1. fixed header */
+    if (size < GD_MAGIC_SIZE && memcmp(data, GD_MAGIC, size) == 0)
+        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, GD_HEADER_FIXED_SIZE);
     if (size < GD_MAGIC_SIZE || memcmp(data, GD_MAGIC, GD_MAGIC_SIZE) != 0)
         return FORMAT_ERROR(0, "not a .gaddag file (bad magic bytes)");
     if (size < GD_HEADER_FIXED_SIZE)

@@ -6,6 +6,7 @@ letter codes and keeps the bytes alive.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from . import _cffi_core as core
 from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from .rules import Rules, available_rules
 from .wordlist import FilterReport, WordListError, filter_words, read_entries
 
 WILDCARDS = frozenset("?.")
@@ -49,24 +51,34 @@ class LexiconStats:
 class Lexicon:
     """A validated GADDAG lexicon. Create with :meth:`load`."""
 
-    def __init__(self, opened: core.OpenedLexicon, source: str | None) -> None:
+    def __init__(self, opened: core.OpenedLexicon, source: str | None, rules: Rules | None = None) -> None:
         self._core = opened
         self.source = source
-        self.alphabet = Alphabet(opened.alphabet)
+        self.alphabet = _alphabet_for(opened.alphabet, rules)
         self.name = opened.name
         self.stats = LexiconStats(
             opened.words, opened.states, opened.arcs, opened.size, opened.max_word_length
         )
 
     @classmethod
-    def load(cls, source: str | os.PathLike[str] | bytes | bytearray | memoryview) -> Lexicon:
+    def load(
+        cls, source: str | os.PathLike[str] | bytes | bytearray | memoryview, rules: Rules | str | None = None
+    ) -> Lexicon:
         """Load and fully validate a lexicon from a path or from the file's bytes.
 
-        Raises LexiconFormatError (what is wrong and at which byte) for anything invalid, and
-        OSError if a path cannot be read.
+        `rules` (a Rules or a ruleset name) gives the spelling conventions for queries, such as
+        Эрудит's Ё read as Е; without it they come from the shipped rulesets that use the
+        same letters. Raises LexiconFormatError (what is wrong and at which byte) for anything
+        invalid, AlphabetError if `rules` has other letters, and OSError if a path cannot be read.
         """
-        if isinstance(source, (bytes, bytearray, memoryview)):
+        if isinstance(rules, str):
+            rules = Rules.load(rules)
+        if isinstance(source, bytes):
             data, label = source, None
+        elif isinstance(source, (bytearray, memoryview)):
+            # The arcs are used in place after one validation, so a buffer that can still
+            # change (or that is not a flat byte view) is copied first.
+            data, label = bytes(source), None
         else:
             path = Path(source)
             data, label = path.read_bytes(), str(path)
@@ -74,7 +86,19 @@ class Lexicon:
             opened = core.open_lexicon(data)
         except core.CoreFormatError as exc:
             raise LexiconFormatError(exc.message, exc.offset, label) from None
-        return cls(opened, label)
+        if rules is not None and rules.alphabet.letters != tuple(opened.alphabet):
+            raise AlphabetError(
+                f"{label or 'the lexicon'} is spelled with {''.join(opened.alphabet)!r}, "
+                f"not the {rules.name} letters {''.join(rules.alphabet.letters)!r}"
+            )
+        try:
+            return cls(opened, label, rules)
+        except AlphabetError as exc:
+            # letters the C loader accepts (distinct bytes) but the Python layer cannot use,
+            # e.g. "a" next to "A", "?" or a letter that is not NFC
+            raise LexiconFormatError(
+                f"the alphabet cannot be used: {exc}", _bad_letter_offset(opened), label
+            ) from None
 
     def __repr__(self) -> str:
         return f"<Lexicon {self.name!r}: {self.stats.words} words, {self.stats.arcs} arcs>"
@@ -112,11 +136,11 @@ class Lexicon:
         rack = self.alphabet.normalize(rack.replace(" ", ""))
         blanks = rack.count("?")
         letters = self.alphabet.split(rack.replace("?", ""))
+        if len(letters) + blanks > 255:
+            raise AlphabetError("a rack holds at most 255 tiles")
         counts[0] = blanks
         for letter in letters:
             counts[self.alphabet.code(letter)] += 1
-        if len(letters) + blanks > 255:
-            raise AlphabetError("a rack holds at most 255 tiles")
         return self._words(core.anagrams(self._core, bytes(counts), partial))
 
     def pattern(self, pattern: str) -> list[str]:
@@ -138,6 +162,32 @@ class Lexicon:
         for part in _split_keep(self.alphabet.normalize(pattern), WILDCARDS):
             pieces.extend([part] if part in WILDCARDS else self.alphabet.split(part))
         return pieces
+
+
+def _bad_letter_offset(opened: core.OpenedLexicon) -> int:
+    """File offset of the length byte of the first letter that makes the alphabet unusable."""
+    for count in range(1, len(opened.alphabet) + 1):
+        try:
+            Alphabet(opened.alphabet[:count])
+        except AlphabetError:
+            return int(opened.struct.alphabet_offset[count]) - 1
+    return int(opened.struct.alphabet_offset[1]) - 1
+
+
+@functools.cache
+def _shipped_folds() -> dict[tuple[str, ...], dict[str, str]]:
+    """For each alphabet of the shipped rulesets, the fold they agree on (none if they differ)."""
+    folds: dict[tuple[str, ...], list[dict[str, str]]] = {}
+    for name in available_rules():
+        alphabet = Rules.load(name).alphabet
+        folds.setdefault(alphabet.letters, []).append(alphabet.fold)
+    return {letters: found[0] for letters, found in folds.items() if all(f == found[0] for f in found)}
+
+
+def _alphabet_for(letters: list[str], rules: Rules | None) -> Alphabet:
+    if rules is not None:
+        return rules.alphabet
+    return Alphabet(letters, _shipped_folds().get(tuple(letters)))
 
 
 def _split_keep(text: str, separators: Iterable[str]) -> list[str]:
@@ -227,7 +277,10 @@ def build_gaddag(
         codes = "\0".join(kept).translate(table).encode("latin-1")
     else:
         codes = b"\0".join(alphabet.encode(word) for word in kept)
-    name_bytes = name.encode()[:255]
+    if "\0" in name:
+        raise LexiconBuildError(f"{source}: the lexicon name cannot contain a NUL character")
+    # at most 255 bytes, cut at a character boundary (the loader requires well-formed UTF-8)
+    name_bytes = name.encode("utf-8", "replace")[:255].decode("utf-8", "ignore").encode()
     build_started = time.perf_counter()
     try:
         data, stats = core.build(
@@ -268,7 +321,6 @@ def build_lexicon_file(
     The file is written to a temporary name and renamed, so a failed build never leaves a
     half-written lexicon behind.
     """
-    from .rules import Rules
 
     ruleset = Rules.load(rules)
     input_path = Path(input_path)

@@ -1,0 +1,279 @@
+"""The C core through ctypes: a stand-in for the part of cffi's ``ffi``/``lib`` that
+_core_api.py uses, so one wrapper serves both bindings.
+
+Inside Pyodide there is no cffi; the core is a WebAssembly side module
+(``libgaddag_core.so``, shipped in the browser wheel) that Pyodide's ctypes loads. The same
+module works natively over a shared library built from csrc/ (set GADDAG_SOLVER_BINDING=ctypes
+and GADDAG_SOLVER_CTYPES_LIB=path), which is how the tests check that both bindings agree.
+
+The structures below mirror csrc/gaddag_solver.h; test_bindings.py checks their sizes and
+offsets against cffi's view of the header.
+"""
+
+from __future__ import annotations
+
+import ctypes as C
+import os
+from pathlib import Path
+from typing import Any
+
+GD_OK = 0
+GD_ERR_FORMAT = 1
+GD_ERR_ARGUMENT = 2
+GD_ERR_NOMEM = 3
+GD_ERR_EMPTY = 4
+GD_FORMAT_VERSION = 1
+GD_MAX_ALPHABET = 63
+GD_MAX_WORD = 32
+GD_HEADER_FIXED_SIZE = 36
+GD_BLANK_FLAG = 128
+GD_MAX_DIM = 32
+GD_MAX_SQUARES = 1024
+GD_ON_BOARD_FLAG = 64
+GD_ACROSS = 0
+GD_DOWN = 1
+
+
+class gd_error(C.Structure):
+    _fields_ = [("offset", C.c_uint64), ("message", C.c_char * 240)]
+
+
+class gd_lexicon(C.Structure):
+    _fields_ = [
+        ("data", C.c_void_p),
+        ("size", C.c_size_t),
+        ("arcs", C.c_void_p),
+        ("arc_count", C.c_uint32),
+        ("state_count", C.c_uint32),
+        ("word_count", C.c_uint32),
+        ("flags", C.c_uint32),
+        ("alphabet_size", C.c_uint32),
+        ("max_word_length", C.c_uint32),
+        ("header_size", C.c_uint32),
+        ("root", C.c_uint32),
+        ("alphabet_offset", C.c_uint32 * 64),
+        ("alphabet_length", C.c_uint32 * 64),
+        ("name_offset", C.c_uint32),
+        ("name_length", C.c_uint32),
+    ]
+
+
+class gd_build_stats(C.Structure):
+    _fields_ = [
+        ("word_count", C.c_uint32),
+        ("state_count", C.c_uint32),
+        ("arc_count", C.c_uint32),
+        ("arc_count_unshared", C.c_uint32),
+        ("max_word_length", C.c_uint32),
+        ("file_size", C.c_uint64),
+    ]
+
+
+class gd_build_progress(C.Structure):
+    _fields_ = [("phase", C.c_uint32), ("done", C.c_uint64), ("total", C.c_uint64)]
+
+
+class gd_rules(C.Structure):
+    _fields_ = [
+        ("rows", C.c_uint32),
+        ("cols", C.c_uint32),
+        ("rack_size", C.c_uint32),
+        ("bingo_bonus", C.c_int32),
+        ("start_row", C.c_uint32),
+        ("start_col", C.c_uint32),
+        ("values", C.c_int32 * 64),
+        ("letter_multiplier", C.c_uint8 * GD_MAX_SQUARES),
+        ("word_multiplier", C.c_uint8 * GD_MAX_SQUARES),
+    ]
+
+
+class gd_move(C.Structure):
+    _fields_ = [
+        ("score", C.c_int32),
+        ("row", C.c_uint8),
+        ("col", C.c_uint8),
+        ("direction", C.c_uint8),
+        ("length", C.c_uint8),
+        ("tiles_placed", C.c_uint8),
+        ("reserved", C.c_uint8 * 3),
+        ("word", C.c_uint8 * GD_MAX_DIM),
+    ]
+
+
+class gd_word(C.Structure):
+    _fields_ = [
+        ("row", C.c_uint8),
+        ("col", C.c_uint8),
+        ("direction", C.c_uint8),
+        ("length", C.c_uint8),
+        ("score", C.c_int32),
+    ]
+
+
+STRUCTS: dict[str, type[C.Structure]] = {
+    cls.__name__: cls
+    for cls in (gd_error, gd_lexicon, gd_build_stats, gd_build_progress, gd_rules, gd_move, gd_word)
+}
+SCALARS: dict[str, Any] = {
+    "uint8_t": C.c_uint8,
+    "uint32_t": C.c_uint32,
+    "uint64_t": C.c_uint64,
+    "size_t": C.c_size_t,
+    "uint8_t *": C.c_void_p,  # only ever as the pointee of "uint8_t **"
+}
+
+
+class _Buffer:
+    """What ffi.from_buffer gives: the address of a Python buffer, without copying it."""
+
+    __slots__ = ("address", "length", "keep")
+
+    def __init__(self, data: bytes | bytearray | memoryview) -> None:
+        if isinstance(data, memoryview):
+            data = bytes(data) if data.readonly or not data.c_contiguous else data
+        if isinstance(data, bytes):
+            self.keep: Any = C.c_char_p(data)
+            self.address = C.cast(self.keep, C.c_void_p).value or 0
+        else:
+            self.keep = (C.c_char * len(data)).from_buffer(data)
+            self.address = C.addressof(self.keep)
+        self.length = len(data)
+
+    def __len__(self) -> int:
+        return self.length
+
+
+class _View:
+    """What ffi.buffer gives: memory read only when sliced, and only the slice."""
+
+    __slots__ = ("address", "size")
+
+    def __init__(self, address: Any, size: int) -> None:
+        if isinstance(address, bytes):
+            address = C.cast(C.c_char_p(address), C.c_void_p).value
+        self.address = int(address or 0)
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: slice) -> bytes:
+        start, stop, step = index.indices(self.size)
+        if step != 1:
+            raise ValueError("only contiguous slices")
+        return C.string_at(self.address + start, stop - start) if stop > start else b""
+
+
+def _address(value: Any) -> Any:
+    """A ctypes argument for a pointer parameter."""
+    if value is None or isinstance(value, (bytes, int)):
+        return value
+    if isinstance(value, _Buffer):
+        return value.address
+    if isinstance(value, (C.Structure, C.Array)):
+        return C.addressof(value)
+    if isinstance(value, bytearray):
+        return C.addressof((C.c_char * len(value)).from_buffer(value))
+    raise TypeError(f"cannot pass {type(value).__name__} as a pointer")
+
+
+class _FFI:
+    NULL = None
+
+    @staticmethod
+    def new(ctype: str, length: int | None = None) -> Any:
+        ctype = ctype.strip()
+        if ctype.endswith("[]"):
+            base = ctype[:-2].strip()
+            item = STRUCTS.get(base) or SCALARS[base]
+            return (item * int(length or 0))()
+        if ctype.endswith("*"):
+            base = ctype[:-1].strip()
+            if base in STRUCTS:
+                return STRUCTS[base]()
+            return (SCALARS[base] * 1)()
+        raise TypeError(f"unsupported type {ctype!r}")
+
+    @staticmethod
+    def from_buffer(data: bytes | bytearray | memoryview) -> _Buffer:
+        return _Buffer(data)
+
+    @staticmethod
+    def cast(ctype: str, value: Any) -> Any:
+        address = _address(value)
+        if isinstance(address, bytes):
+            address = C.cast(C.c_char_p(address), C.c_void_p).value
+        return int(address or 0) if ctype == "uintptr_t" else address
+
+    @staticmethod
+    def buffer(pointer: Any, size: int) -> _View:
+        return _View(_address(pointer), size)
+
+    @staticmethod
+    def memmove(destination: Any, source: Any, size: int) -> None:
+        C.memmove(_address(destination), _address(source), size)
+
+    @staticmethod
+    def sizeof(ctype: str) -> int:
+        return C.sizeof(STRUCTS[ctype])
+
+    @staticmethod
+    def string(value: bytes) -> bytes:
+        return value.split(b"\0", 1)[0]
+
+
+ffi = _FFI()
+
+# (name, result type, parameter types); every pointer travels as c_void_p.
+P = C.c_void_p
+_SIGNATURES: list[tuple[str, Any, list[Any]]] = [
+    ("gd_validate_scratch_size", C.c_size_t, [C.c_size_t]),
+    ("gd_lexicon_open", C.c_int, [P, P, C.c_size_t, P, P]),
+    ("gd_contains", C.c_int, [P, P, C.c_size_t]),
+    ("gd_anagrams", C.c_int, [P, P, C.c_int, P, C.c_size_t, P, P]),
+    ("gd_pattern", C.c_int, [P, P, C.c_size_t, P, C.c_size_t, P, P]),
+    ("gd_containing", C.c_int, [P, P, C.c_size_t, P, C.c_size_t, P, P]),
+    ("gd_build", C.c_int, [P, C.c_size_t, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P, P, P]),
+    ("gd_free", None, [P]),
+    ("gd_crc32", C.c_uint32, [P, C.c_size_t]),
+    ("gd_workspace_size", C.c_size_t, []),
+    ("gd_prepare", C.c_int, [P, P, P, P, P]),
+    ("gd_generate", C.c_int, [P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
+    ("gd_move_words", C.c_int, [P, P, P, P, C.c_size_t, P]),
+]
+
+
+def library_path() -> Path:
+    configured = os.environ.get("GADDAG_SOLVER_CTYPES_LIB")
+    return Path(configured) if configured else Path(__file__).with_name("libgaddag_core.so")
+
+
+class _Lib:
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise ImportError(f"the core library {path} is missing (scripts/build_wasm.py builds it)")
+        self._dll = C.CDLL(str(path))
+        for name, result, parameters in _SIGNATURES:
+            function = getattr(self._dll, name)
+            function.restype = result
+            function.argtypes = parameters
+            setattr(self, name, self._wrap(function, parameters))
+        for name, value in globals().items():
+            if name.startswith("GD_"):
+                setattr(self, name, value)
+
+    @staticmethod
+    def _wrap(function: Any, parameters: list[Any]) -> Any:
+        pointer_slots = [i for i, kind in enumerate(parameters) if kind is P]
+
+        def call(*args: Any) -> Any:
+            converted = list(args)
+            for i in pointer_slots:
+                converted[i] = _address(converted[i])
+            return function(*converted)
+
+        call.__name__ = function.__name__
+        return call
+
+
+lib = _Lib(library_path())

@@ -1,0 +1,125 @@
+"""One fixed workload, run natively and inside Pyodide; both print the same JSON or a binding
+differs. Used by test_wasm_parity.py and bench/wasm.py.
+
+    python tests/parity_job.py LEXICON.gaddag DATA_DIR [--bench REPEAT]
+
+Results are exact: every play of every reference position (as a digest of the sorted list of
+row, col, direction, word, score, plus the best plays in full), lexicon queries, and the class
+and message of every error case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from gaddag_solver import Lexicon, Rules
+from gaddag_solver.board import Board
+from gaddag_solver.rack import Rack
+from gaddag_solver.solver import Solver
+
+QUERY_WORDS = ["QI", "ZA", "CAT", "CATS", "XU", "QAT", "ZZZ", "AA", "OXYPHENBUTAZONE", "qi", "Qi", "AB1"]
+
+
+def read_blocks(path: Path) -> list[tuple[list[str], str]]:
+    """positions.txt / examples.txt: 15 board lines then a rack line per block."""
+    blocks = []
+    for block in path.read_text().strip().split("\n\n"):
+        lines = block.strip().splitlines()
+        blocks.append((lines[:-1], lines[-1].strip()))
+    return blocks
+
+
+def play_list(solver: Solver, board: Board, rack: str) -> list[list[object]]:
+    moves = solver.solve(board, "" if rack == "-" else rack)
+    return [[m.row, m.col, m.direction, m.word, m.score] for m in moves]
+
+
+def error_of(call) -> list[str] | None:  # type: ignore[no-untyped-def]
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - the class and message are the result
+        return [type(exc).__name__, str(exc)]
+    return None
+
+
+def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
+    data = Path(lexicon_path).read_bytes()
+    lexicon = Lexicon.load(data)
+    rules = Rules.load("english")
+    solver = Solver(lexicon, rules)
+    result: dict[str, object] = {
+        "stats": [lexicon.stats.words, lexicon.stats.states, lexicon.stats.arcs, lexicon.stats.bytes],
+        "contains": {word: word in lexicon for word in QUERY_WORDS},
+        "anagrams": lexicon.anagrams("AEINRST"),
+        "anagrams_partial_blank": lexicon.anagrams("QZ?", partial=True),
+        "pattern": lexicon.pattern(".A.E"),
+        "containing": lexicon.containing("QUA")[:200],
+    }
+    positions = {}
+    for name in ("positions.txt", "examples.txt"):
+        for index, (rows, rack) in enumerate(read_blocks(Path(data_dir) / name)):
+            board = Board.from_rows(rows, rules)
+            plays = play_list(solver, board, rack)
+            canonical = json.dumps(plays, ensure_ascii=False, separators=(",", ":"))
+            positions[f"{name}:{index}"] = {
+                "count": len(plays),
+                "digest": hashlib.sha256(canonical.encode()).hexdigest(),
+                "best": plays[:5],
+            }
+    result["positions"] = positions
+
+    empty = Board.empty(rules)
+    result["errors"] = {
+        "truncated": error_of(lambda: Lexicon.load(data[:1000])),
+        "flipped": error_of(lambda: Lexicon.load(data[:5000] + bytes([data[5000] ^ 1]) + data[5001:])),
+        "bad_version": error_of(lambda: Lexicon.load(data[:8] + b"\x07" + data[9:])),
+        "not_a_lexicon": error_of(lambda: Lexicon.load(b"hello world, this is not a lexicon at all....")),
+        "rack_too_long": error_of(lambda: Rack("ABCDEFGH", rules)),
+        "rack_bad_letter": error_of(lambda: Rack("AB3", rules)),
+        "floating_tile": error_of(lambda: solver.solve(Board.from_rows(["A" + "." * 14] + ["." * 15] * 14, rules), "AB")),
+        "wrong_size": error_of(lambda: Board.from_rows(["." * 15] * 14, rules)),
+        "empty_board_ok": error_of(lambda: solver.solve(empty, "AB")),
+    }
+    return result
+
+
+def bench(lexicon_path: str, data_dir: str, repeat: int) -> dict[str, object]:
+    """Per position: board set-up and all-plays generation, median of `repeat` runs, in µs."""
+    from gaddag_solver import _binding
+
+    started = time.perf_counter()
+    lexicon = Lexicon.load(Path(lexicon_path).read_bytes())
+    load_ms = (time.perf_counter() - started) * 1000
+    rules = Rules.load("english")
+    solver = Solver(lexicon, rules)
+    rows_out = []
+    for name in ("positions.txt",):
+        for rows, rack in read_blocks(Path(data_dir) / name):
+            board = Board.from_rows(rows, rules)
+            rack_text = "" if rack == "-" else rack
+            times = []
+            count = 0
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                count, _records = solver.solve_raw(board, rack_text)
+                times.append(time.perf_counter() - t0)
+            rows_out.append({"rack": rack, "moves": count, "us": statistics.median(times) * 1e6})
+    return {"binding": _binding.BINDING, "platform": sys.platform, "load_ms": load_ms, "positions": rows_out}
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if len(args) >= 4 and args[2] == "--bench":
+        print(json.dumps(bench(args[0], args[1], int(args[3]))))
+    else:
+        print(json.dumps(run(args[0], args[1]), ensure_ascii=False, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
