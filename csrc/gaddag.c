@@ -93,7 +93,7 @@ static int utf8_valid(const uint8_t *p, size_t n)
 size_t gd_validate_scratch_size(size_t size)
 {
     size_t arcs = size / 4 + 1;
-    return arcs * sizeof(uint32_t) + arcs / 8 + 16;
+    return arcs * sizeof(uint64_t) + arcs / 8 + 16;
 }
 
 static int host_is_little_endian(void)
@@ -115,7 +115,7 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
         return set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
 
     /* 1. fixed header */
-    if (size < GD_MAGIC_SIZE && memcmp(data, GD_MAGIC, size) == 0)
+    if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(data, GD_MAGIC, size) == 0))
         return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, GD_HEADER_FIXED_SIZE);
     if (size < GD_MAGIC_SIZE || memcmp(data, GD_MAGIC, GD_MAGIC_SIZE) != 0)
         return FORMAT_ERROR(0, "not a .gaddag file (bad magic bytes)");
@@ -236,44 +236,61 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
     }
 
     /* 6. counts, backward: children lie after their parents, so a child's entry is ready
-     * when a parent reads it. Entry i: words spelled without a separator from arc i and its
-     * later siblings (bits 0-23, saturating) and the longest of them (bits 24-31, 0 if none). */
+     * when a parent reads it. Entry i covers arc i and its later siblings: words spelled
+     * without a separator (bits 0-23, saturating) and the longest (bits 24-31); every string
+     * accepted (bits 32-55, saturating) and the longest (bits 56-63). Since no arc is dead,
+     * bounding the strings bounds any walk over the automaton: a damaged or hostile file
+     * cannot make a query run for ever. */
     if (scratch) {
-        uint32_t *from = (uint32_t *)scratch;
+        uint64_t *from = (uint64_t *)scratch;
         uint8_t *pointed_at = (uint8_t *)(from + arc_count); /* bitmap of list starts */
         memset(pointed_at, 0, arc_count / 8 + 1);
         pointed_at[0] = 2; /* the root, at 1 */
-        const uint32_t word_mask = 0xFFFFFFu;
+        const uint64_t saturated = 0xFFFFFFu;
         for (uint32_t i = arc_count - 1; i >= 1; i--) {
             uint32_t arc = arcs[i];
             uint32_t child = gd_arc_child(arc);
-            uint32_t words = 0, longest = 0;
+            int is_letter = gd_arc_letter(arc) != GD_SEPARATOR;
+            uint64_t words = 0, longest = 0, strings = 0, deepest = 0;
             if (child) {
                 pointed_at[child >> 3] |= (uint8_t)(1u << (child & 7));
-                if (gd_arc_letter(arc) != GD_SEPARATOR) {
-                    uint32_t below = from[child];
-                    words = below & word_mask;
-                    longest = below >> 24;
+                uint64_t below = from[child];
+                strings = (below >> 32) & saturated;
+                deepest = (below >> 56) + 1;
+                if (is_letter) {
+                    words = below & saturated;
+                    longest = (below >> 24) & 0xFF;
                     if (longest) longest++;
                 }
             }
-            if (gd_arc_letter(arc) != GD_SEPARATOR && gd_arc_accepts(arc)) {
-                words++;
-                if (!longest) longest = 1;
+            if (gd_arc_accepts(arc)) {
+                strings++;
+                if (!deepest) deepest = 1;
+                if (is_letter) {
+                    words++;
+                    if (!longest) longest = 1;
+                }
             }
             if (!gd_arc_last(arc)) {
-                uint32_t next = from[i + 1];
-                words += next & word_mask;
-                if (next >> 24 > longest) longest = next >> 24;
+                uint64_t next = from[i + 1];
+                words += next & saturated;
+                strings += (next >> 32) & saturated;
+                if (((next >> 24) & 0xFF) > longest) longest = (next >> 24) & 0xFF;
+                if ((next >> 56) > deepest) deepest = next >> 56;
             }
-            if (words > word_mask) words = word_mask;
+            if (words > saturated) words = saturated;
+            if (strings > saturated) strings = saturated;
             if (longest > 255) longest = 255;
-            from[i] = words | longest << 24;
+            if (deepest > 255) deepest = 255;
+            from[i] = words | longest << 24 | strings << 32 | deepest << 56;
         }
         uint32_t states = 0;
         for (uint32_t k = 0; k <= arc_count / 8; k++) states += (uint32_t)__builtin_popcount(pointed_at[k]);
-        uint32_t words = from[1] & word_mask, longest = from[1] >> 24;
-        uint32_t expected_words = word_count > word_mask ? word_mask : word_count;
+        uint64_t root = from[1];
+        uint32_t words = (uint32_t)(root & saturated), longest = (uint32_t)((root >> 24) & 0xFF);
+        uint64_t strings = (root >> 32) & saturated, deepest = root >> 56;
+        uint32_t expected_words = word_count > saturated ? (uint32_t)saturated : word_count;
+        uint64_t most_strings = (uint64_t)word_count * max_word_length; /* one per letter of each word */
         if (states != state_count)
             return FORMAT_ERROR(24, "state count %u does not match the %u sibling lists found", state_count, states);
         if (words != expected_words)
@@ -281,6 +298,13 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
         if (longest != max_word_length)
             return FORMAT_ERROR(33, "longest word %u does not match the %u letters the arcs spell", max_word_length,
                                 longest);
+        if (deepest > max_word_length + 1u)
+            return FORMAT_ERROR(arcs_offset, "the arcs spell strings of %u symbols, more than a %u-letter word needs",
+                                (unsigned)deepest, max_word_length);
+        if (strings > most_strings || strings == saturated)
+            return FORMAT_ERROR(arcs_offset, "the arcs spell %s%llu strings, more than %u words of up to %u letters have",
+                                strings == saturated ? "over " : "", (unsigned long long)strings, word_count,
+                                max_word_length);
     }
 #undef ARC_OFFSET
 

@@ -517,7 +517,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     file[33] = (uint8_t)longest;
     file[34] = (uint8_t)name_size;
     memcpy(file + GD_HEADER_FIXED_SIZE, alphabet, alphabet_size_bytes);
-    memcpy(file + GD_HEADER_FIXED_SIZE + alphabet_size_bytes, name, name_size);
+    if (name_size) memcpy(file + GD_HEADER_FIXED_SIZE + alphabet_size_bytes, name, name_size);
     uint8_t *arcs = file + header_size;
     gd_put_u32(arcs, (1u << GD_ARC_CHILD_SHIFT) | GD_ARC_LAST | GD_SEPARATOR);
     for (uint32_t h = 0; h < lay.host_count; h++) {

@@ -54,7 +54,7 @@ typedef struct gd_lexicon {
 /*
  * Validate `data` completely (one linear pass plus a checksum) and fill `lex`.
  * `data` must be 4-byte aligned. `scratch` must hold gd_validate_scratch_size(size) bytes,
- * 4-byte aligned
+ * 8-byte aligned
  * (used only during the call; NULL lets the call skip the word-count check, never memory
  * safety checks).
  */
@@ -160,7 +160,8 @@ typedef struct gd_word {
     int32_t score;
 } gd_word;
 
-/* Scratch the generator works in (cross-sets, anchors); owned by the caller, reusable. */
+/* Scratch the generator works in (cross-sets, anchors); owned by the caller, reusable,
+ * 8-byte aligned. */
 size_t gd_workspace_size(void);
 
 /*
@@ -169,10 +170,11 @@ size_t gd_workspace_size(void);
  * the alphabet, no floating tiles); the generator only assumes memory safety of its inputs.
  *
  * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
- * then finds every play for a rack. top_n = 0 asks for all plays; otherwise only the top_n
- * best are kept (ties broken deterministically). Plays go to out[0..capacity); *count is the
- * number of plays found (all mode: when it exceeds capacity, only the first capacity were
- * written — call again with more room). Plays are not sorted.
+ * then finds every play for a rack. *count is always the number of plays the position has.
+ * top_n = 0 writes them all to out[0..capacity) (when *count exceeds capacity only the first
+ * capacity are written: call again with more room); otherwise the best min(top_n, capacity)
+ * are kept (ties broken deterministically) and min(*count, top_n, capacity) are written.
+ * Plays are not sorted. The workspace must be 8-byte aligned.
  */
 int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace,
                gd_error *err);
@@ -181,7 +183,8 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
                 gd_error *err);
 
 /* The words a play forms (main word first, then cross-words left to right / top to
- * bottom) with their scores; returns how many (at most capacity written). */
+ * bottom) with their scores; *count is how many (at most 1 + tiles placed, so
+ * GD_MAX_DIM + 1 always suffices); at most capacity are written. */
 int gd_move_words(const gd_rules *rules, const uint8_t *board, const gd_move *move, gd_word *out,
                   size_t capacity, size_t *count);
 

@@ -115,14 +115,12 @@ static void emit(line_walk *w, int left, int right, int32_t score, unsigned plac
         return;
     }
     size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
-    if (limit == 0) {
-        w->count++;
-        return;
-    }
-    if (w->count < limit) {
-        w->out[w->count] = m;
-        heap_sift_up(w->out, w->count);
-        w->count++;
+    size_t kept = w->count < limit ? w->count : limit;
+    w->count++;
+    if (limit == 0) return;
+    if (kept < limit) {
+        w->out[kept] = m;
+        heap_sift_up(w->out, kept);
     } else if (move_better(&m, &w->out[0])) {
         w->out[0] = m;
         heap_sift_down(w->out, limit, 0);
@@ -338,11 +336,6 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
             }
         }
     }
-    if (top_n) {
-        size_t limit = top_n < capacity ? top_n : capacity;
-        *count = w.count < limit ? w.count : limit;
-    } else {
-        *count = w.count;
-    }
+    *count = w.count;
     return GD_OK;
 }

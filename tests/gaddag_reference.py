@@ -242,3 +242,45 @@ def minimal_automaton_size(strings: Iterable[tuple[int, ...]]) -> tuple[int, int
     distinct = {frozenset(q) for q in quotients.values()}
     arcs = sum(len({s[0] for s in q}) for q in distinct)
     return len(distinct), arcs
+
+
+def repair_counts(data: bytes) -> bytes:
+    """A copy of a (possibly damaged) file whose word count, state count, longest word and CRC
+    are recomputed from its arcs, so that damage to the arcs alone reaches the loader's
+    structural checks and, when those pass, the queries. Returns the data unchanged (CRC
+    fixed) when the arcs are not acyclic by index order or do not end with a `last` arc."""
+    info = parse(data)
+    arcs = info.arcs
+    count = info.arc_count
+    if not arcs[count - 1].last or arcs[0].child != 1:
+        return with_crc(data)
+    for index, arc in enumerate(arcs[1:], start=1):
+        if arc.child and not index < arc.child < count:
+            return with_crc(data)
+    # (words, longest) of separator-free accepting paths from each list start, memoized
+    memo: dict[int, tuple[int, int]] = {}
+
+    def walk(start: int) -> tuple[int, int]:
+        if start not in memo:
+            words = longest = 0
+            for i in sibling_list(arcs, start):
+                arc = arcs[i]
+                if arc.letter == SEPARATOR:
+                    continue
+                if arc.accepts:
+                    words += 1
+                    longest = max(longest, 1)
+                if arc.child:
+                    below, deepest = walk(arc.child)
+                    words += below
+                    if deepest:
+                        longest = max(longest, deepest + 1)
+            memo[start] = (words, longest)
+        return memo[start]
+
+    words, longest = walk(1)
+    out = bytearray(data)
+    struct.pack_into("<I", out, 20, min(words, 0xFFFFFFFF))
+    struct.pack_into("<I", out, 24, len(list_starts(info)))
+    out[33] = min(longest, 255)
+    return with_crc(out)

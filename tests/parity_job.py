@@ -74,6 +74,7 @@ def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
     result["positions"] = positions
 
     empty = Board.empty(rules)
+    floating = Board.from_rows(["A" + "." * 14] + ["." * 15] * 14, rules)
     result["errors"] = {
         "truncated": error_of(lambda: Lexicon.load(data[:1000])),
         "flipped": error_of(lambda: Lexicon.load(data[:5000] + bytes([data[5000] ^ 1]) + data[5001:])),
@@ -81,7 +82,7 @@ def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
         "not_a_lexicon": error_of(lambda: Lexicon.load(b"hello world, this is not a lexicon at all....")),
         "rack_too_long": error_of(lambda: Rack("ABCDEFGH", rules)),
         "rack_bad_letter": error_of(lambda: Rack("AB3", rules)),
-        "floating_tile": error_of(lambda: solver.solve(Board.from_rows(["A" + "." * 14] + ["." * 15] * 14, rules), "AB")),
+        "floating_tile": error_of(lambda: solver.solve(floating, "AB")),
         "wrong_size": error_of(lambda: Board.from_rows(["." * 15] * 14, rules)),
         "empty_board_ok": error_of(lambda: solver.solve(empty, "AB")),
     }

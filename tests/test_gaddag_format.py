@@ -11,6 +11,7 @@ Oracles, all independent of the package under test:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import struct
 import unicodedata
@@ -804,3 +805,29 @@ def test_buffer_changed_after_load_is_not_used(base: bytes) -> None:
         struct.pack_into("<I", buffer, info.arc_offset(i), (0xFFFFFF << 8) | 1)
     assert lexicon.containing("A") == sorted(w for w in BASE_WORDS if "A" in w)
     assert "CAT" in lexicon
+
+
+def test_redirected_arcs_never_load_a_language_larger_than_the_header_allows(base: bytes) -> None:
+    """Redirect every arc to every later list start, with counts and CRC repaired so only the
+    new bound can object: whatever loads spells no string longer than a word plus separator,
+    and no more strings than words × longest word — so no query can run away."""
+    info = parse(base)
+    starts = sorted(list_starts(info))
+    loaded = refused_by_bound = 0
+    for index in range(1, info.arc_count):
+        arc = info.arcs[index]
+        for start in starts:
+            if start <= index or start == arc.child:
+                continue
+            mutated = repair_counts(set_arc(base, index, dataclasses.replace(arc, child=start)))
+            try:
+                Lexicon.load(mutated)
+            except LexiconFormatError as error:
+                refused_by_bound += "the arcs spell" in error.reason
+                continue
+            loaded += 1
+            header = parse(mutated)
+            strings = accepted_strings(header)
+            assert max(len(s) for s in strings) <= header.max_word_length + 1
+            assert len(strings) <= header.word_count * header.max_word_length
+    assert loaded > 0 and refused_by_bound > 0, (loaded, refused_by_bound)

@@ -7,18 +7,38 @@ True
 """
 
 from .alphabet import Alphabet, AlphabetError
+from .board import Board, PositionError, PositionWarning, position_warnings, square_name
+from .cgp import CgpError, Position, format_cgp, parse_cgp
 from .lexicon import BuildReport, Lexicon, LexiconBuildError, LexiconFormatError, LexiconStats, build_gaddag
+from .move import Move
+from .rack import Rack, RackError
 from .rules import Rules, RulesError
+from .solver import LexiconMismatchError, Solver, solve
 
 __all__ = [
     "Alphabet",
     "AlphabetError",
+    "Board",
     "BuildReport",
+    "CgpError",
     "Lexicon",
     "LexiconBuildError",
     "LexiconFormatError",
+    "LexiconMismatchError",
     "LexiconStats",
+    "Move",
+    "Position",
+    "PositionError",
+    "PositionWarning",
+    "Rack",
+    "RackError",
     "Rules",
     "RulesError",
+    "Solver",
     "build_gaddag",
+    "format_cgp",
+    "parse_cgp",
+    "position_warnings",
+    "solve",
+    "square_name",
 ]

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
+from ._core_api import CoreError
 from .alphabet import AlphabetError
+from .board import Board, PositionError, position_warnings
+from .cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
+from .move import Move
+from .rack import Rack
 from .rules import Rules, RulesError, available_rules
+from .solver import LexiconMismatchError, get_solver
 
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
@@ -133,6 +141,254 @@ def cmd_build(args: argparse.Namespace) -> int:
     return build_lexicon_main(argv)
 
 
+# ---- gaddag-solver solve -----------------------------------------------------------------------
+
+SOLVE_FORMATS = ("table", "json", "jsonl", "tsv")
+TABLE_TOP = 10
+TSV_COLUMNS = ("coord", "word", "score", "leave", "row", "col", "direction", "tiles_used")
+# what makes one position unusable; in batch mode such a line gets an error object
+POSITION_ERRORS = (
+    PositionError,
+    LexiconNotFoundError,
+    LexiconFormatError,
+    LexiconMismatchError,
+    AlphabetError,
+    CoreError,
+)
+
+
+class _Lexicons:
+    """Lexicons by name or path, each loaded once: --lexicon, else the CGP's ``lex`` opcode,
+    else the ruleset's default."""
+
+    def __init__(self, rules: Rules, explicit: str | None) -> None:
+        self.rules = rules
+        self.explicit = explicit
+        self.loaded: dict[str, Lexicon] = {}
+
+    def get(self, from_position: str | None = None) -> Lexicon:
+        name = self.explicit or from_position or self.rules.default_lexicon
+        if not name:
+            raise LexiconNotFoundError(
+                f"ruleset {self.rules.name!r} has no default lexicon: give --lexicon NAME|PATH"
+            )
+        if name not in self.loaded:
+            self.loaded[name] = Lexicon.load(resolve_lexicon(name))
+        return self.loaded[name]
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _board_position(path: str, rack_text: str | None, rules: Rules) -> tuple[Board, Rack]:
+    """A board file in the grid form; the rack is --rack or the line after the board."""
+    lines = ["".join(line.split()) for line in _read_text(path).splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) == rules.rows + 1:  # positions.txt blocks: the rack follows the board
+        last = lines.pop()
+        rack_text = last if rack_text is None else rack_text
+    if rack_text is None:
+        raise PositionError(f"{path}: give the rack with --rack (or on the line after the board)")
+    return Board.from_rows(lines, rules), Rack(rack_text, rules)
+
+
+def _solve_position(
+    board: Board, rack: Rack, lexicon: Lexicon, rules: Rules, args: argparse.Namespace, where: str
+) -> tuple[dict[str, Any], list[Move]]:
+    for message in position_warnings(board, rack, rules):
+        print(f"warning: {where}{message}", file=sys.stderr)
+    count, moves = get_solver(lexicon, rules).solve_counted(board, rack, args.top_n, warn=False)
+    return {"count": count, "moves": [move.to_dict(words=args.words) for move in moves]}, moves
+
+
+def _words_text(move: Move) -> str:
+    text = ", ".join(f"{word} {score}" for word, score in move.words)
+    rules = move.board.rules if move.board is not None else None
+    if rules is not None and rules.bingo_bonus and len(move.tiles) == rules.rack_size:
+        text += f", bingo {rules.bingo_bonus}"
+    return text
+
+
+def _print_table(result: dict[str, Any], moves: list[Move], show_words: bool) -> None:
+    header = ["coord", "word", "score", "leave"] + (["words"] if show_words else [])
+    rows = [
+        [move.coord, move.word, str(move.score), move.leave] + ([_words_text(move)] if show_words else [])
+        for move in moves
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = [cell.rjust(widths[i]) if i == 2 else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        print("  ".join(cells).rstrip())
+    count = result["count"]
+    plays = f"{count:,} play{'s' if count != 1 else ''}"
+    print(f"{plays}; the best {len(moves)} shown" if len(moves) < count else plays)
+
+
+def _tsv_rows(result: dict[str, Any], line: int | None) -> list[str]:
+    out = []
+    for move in result["moves"]:
+        cells = [str(move[key]) for key in TSV_COLUMNS]
+        if "words" in move:
+            cells.append(", ".join(f"{w['word']} {w['score']}" for w in move["words"]))
+        out.append("\t".join(([str(line)] if line is not None else []) + cells))
+    return out
+
+
+def _tsv_header(batch: bool, show_words: bool) -> str:
+    return "\t".join((["line"] if batch else []) + list(TSV_COLUMNS) + (["words"] if show_words else []))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    rules = Rules.load(args.rules or "english")
+    fmt = args.format or ("jsonl" if args.batch else "table")
+    if args.all:
+        args.top_n = None
+    elif args.top is not None:
+        args.top_n = args.top
+    else:
+        args.top_n = TABLE_TOP if fmt == "table" else None
+    lexicons = _Lexicons(rules, args.lexicon)
+    if args.lexicon:
+        lexicons.get()  # a --lexicon that does not exist is an error before anything runs
+    if args.batch:
+        return _solve_batch(args, rules, lexicons, fmt)
+
+    if args.cgp is not None:
+        position = parse_cgp(args.cgp, rules)
+        board, rack = position.board, position.rack
+        if args.rack is not None:
+            rack = Rack(args.rack, rules)
+        lexicon = lexicons.get(position.lexicon)
+    else:
+        board, rack = _board_position(args.board, args.rack, rules)
+        lexicon = lexicons.get()
+    result, moves = _solve_position(board, rack, lexicon, rules, args, "")
+    if fmt == "table":
+        _print_table(result, moves, args.words)
+    elif fmt == "json":
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    elif fmt == "jsonl":
+        print(_dumps(result))
+    else:
+        print(_tsv_header(False, args.words))
+        for row in _tsv_rows(result, None):
+            print(row)
+    return 0
+
+
+def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fmt: str) -> int:
+    """One CGP per line (blank lines and lines starting with # are skipped); each line's result
+    is printed as soon as it is known. Exit status 1 if any line failed."""
+    if args.rack is not None:
+        raise PositionError("--rack goes with --board or --cgp, not --batch")
+    failed = 0
+    results: list[dict[str, Any]] = []  # for --format json: one array at the end
+    if fmt == "tsv":
+        print(_tsv_header(True, args.words))
+    for number, line in enumerate(_read_text(args.batch).splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        moves: list[Move] = []
+        try:
+            position = parse_cgp(line, rules)
+            lexicon = lexicons.get(position.lexicon)
+            solved, moves = _solve_position(
+                position.board, position.rack, lexicon, rules, args, f"line {number}: "
+            )
+            result: dict[str, Any] = {"line": number, **solved}
+        except POSITION_ERRORS as exc:
+            failed += 1
+            result = {"line": number, "error": str(exc)}
+        except OSError as exc:
+            failed += 1
+            result = {"line": number, "error": f"{exc.filename}: {exc.strerror or exc}"}
+        if "error" in result and fmt in ("table", "tsv"):
+            print(f"error: line {number}: {result['error']}", file=sys.stderr)
+        elif fmt == "table":
+            print(f"line {number}: rack {position.rack}")
+            _print_table(result, moves, args.words)
+            print()
+        elif fmt == "tsv":
+            for row in _tsv_rows(result, number):
+                print(row)
+        if fmt == "jsonl":
+            print(_dumps(result), flush=True)
+        elif fmt == "json":
+            results.append(result)
+    if fmt == "json":
+        print(json.dumps(results, ensure_ascii=False, indent=2))
+    return EXIT_FAILURE if failed else 0
+
+
+def _add_solve_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="every play of a position, best first",
+        description="Find every legal play of a position (board and rack), best first.",
+        epilog="Examples: gaddag-solver solve --board board.txt --rack AEINRST;  "
+        'gaddag-solver solve --cgp "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0" --top 5;  '
+        "gaddag-solver solve --batch positions.cgp > results.jsonl",
+    )
+    p.add_argument(
+        "--lexicon",
+        help="lexicon name (e.g. sowpods) or .gaddag path; default: the CGP's lex opcode, else the "
+        "ruleset's default lexicon",
+    )
+    p.add_argument(
+        "--rules", help=f"ruleset ({', '.join(available_rules())}; default english) or a .json path"
+    )
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--board",
+        metavar="FILE",
+        help="the board as a grid: one line per row, '.' empty, letters, lower case for blanks "
+        "('-' reads stdin); the rack may follow as the last line",
+    )
+    source.add_argument("--cgp", metavar="LINE", help="the position as one CGP line")
+    source.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="one CGP line per position; results as JSON Lines in the same order (a bad line gives "
+        '{"line": N, "error": ...}; the exit status is 1 if any line failed)',
+    )
+    p.add_argument(
+        "--rack", help="the rack: letters, ? for a blank (with --board; with --cgp it replaces the CGP's)"
+    )
+    many = p.add_mutually_exclusive_group()
+    many.add_argument(
+        "--top",
+        type=_count,
+        metavar="N",
+        help=f"the best N plays (default {TABLE_TOP} for table, all for the other formats)",
+    )
+    many.add_argument("--all", action="store_true", help="every play")
+    p.add_argument(
+        "--format", choices=SOLVE_FORMATS, help="output format (default table; jsonl with --batch)"
+    )
+    p.add_argument(
+        "--words", action="store_true", help="also list the words each play forms, with their scores"
+    )
+    p.set_defaults(run=cmd_solve)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gaddag-solver", description="GADDAG Scrabble solver.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -168,6 +424,7 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--name")
     p.add_argument("--strict", action="store_true")
     p.set_defaults(run=cmd_build)
+    _add_solve_parser(sub)
     return parser
 
 
@@ -175,12 +432,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = main_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (LexiconNotFoundError, LexiconFormatError, RulesError, AlphabetError) as exc:
-        return _error(str(exc).strip("'\""))
+    except (*POSITION_ERRORS, RulesError) as exc:
+        return _error(str(exc))
+    except BrokenPipeError:  # the reader went away (`| head`): not an error
+        # point stdout at /dev/null so the interpreter's final flush does not complain
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         return _error(f"{exc.filename}: {exc.strerror or exc}")
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import _cffi_core as core
+from . import _core_api as core
 from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from .rules import Rules, available_rules
 from .wordlist import FilterReport, WordListError, filter_words, read_entries

@@ -13,6 +13,10 @@ from pathlib import Path
 from .alphabet import Alphabet, AlphabetError
 
 EXAMPLES_KEPT = 5
+# Line ends: LF, CRLF or a lone CR, and nothing else (str.splitlines would also split at form
+# feeds, U+0085, U+2028... and so miscount the line numbers in messages).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
 class WordListError(ValueError):
@@ -64,7 +68,7 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        line = len(LINE_BREAK_BYTES.findall(raw, 0, exc.start)) + 1
         raise WordListError(f"{path}: line {line}: not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
@@ -80,7 +84,7 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
             if not isinstance(item, str):
                 raise WordListError(f"{path}: entry {index + 1} is {type(item).__name__}, not a string")
         return data, "entry"
-    return text.splitlines(), "line"
+    return LINE_BREAK.split(text), "line"
 
 
 def filter_words(

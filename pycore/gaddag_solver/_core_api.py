@@ -1,0 +1,377 @@
+"""The C core's functions for the rest of the package, in bytes and ints.
+
+Written against cffi's ``ffi``/``lib``; _binding.py supplies either the real cffi extension
+(native) or _ctypes_ffi's stand-in over the wasm side module (Pyodide), so this one module
+serves both and the layers above cannot tell which runs."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._binding import ffi, lib
+
+ProgressCallback = Callable[[str, float, float], None]  # (phase, fraction done, seconds elapsed)
+
+PHASES = {0: "starting", 1: "expanding", 2: "sorting", 3: "minimizing", 4: "laying out", 5: "done"}
+OUTPUT_START = 1 << 16
+
+
+class CoreFormatError(Exception):
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+class CoreBuildError(Exception):
+    pass
+
+
+@dataclass
+class OpenedLexicon:
+    """A validated lexicon and the memory that must outlive it."""
+
+    struct: Any
+    buffer: Any
+    alphabet: list[str]
+    name: str
+    words: int
+    states: int
+    arcs: int
+    size: int
+    max_word_length: int
+
+
+def _message(err: Any) -> str:
+    return ffi.string(err.message).decode("utf-8", "replace")
+
+
+def _aligned_buffer(data: bytes | bytearray | memoryview) -> Any:
+    """A 4-byte-aligned view of the data; copies only when the buffer is misaligned."""
+    view = ffi.from_buffer(data)
+    if int(ffi.cast("uintptr_t", view)) % 4 == 0:
+        return view
+    copy = ffi.new("uint8_t[]", len(view))
+    ffi.memmove(copy, view, len(view))
+    return copy
+
+
+def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
+    buffer = _aligned_buffer(data)
+    size = len(data)
+    struct = ffi.new("gd_lexicon *")
+    err = ffi.new("gd_error *")
+    scratch = ffi.new("uint64_t[]", (lib.gd_validate_scratch_size(size) + 7) // 8)  # 8-byte aligned
+    rc = lib.gd_lexicon_open(struct, ffi.cast("uint8_t *", buffer), size, scratch, err)
+    if rc != lib.GD_OK:
+        raise CoreFormatError(_message(err), int(err.offset))
+    raw = ffi.buffer(ffi.cast("uint8_t *", buffer), size)
+    alphabet = [
+        bytes(raw[struct.alphabet_offset[c] : struct.alphabet_offset[c] + struct.alphabet_length[c]]).decode()
+        for c in range(1, struct.alphabet_size + 1)
+    ]
+    name = bytes(raw[struct.name_offset : struct.name_offset + struct.name_length]).decode()
+    return OpenedLexicon(
+        struct,
+        buffer,
+        alphabet,
+        name,
+        struct.word_count,
+        struct.state_count,
+        struct.arc_count,
+        size,
+        struct.max_word_length,
+    )
+
+
+def contains(lexicon: OpenedLexicon, codes: bytes) -> bool:
+    return bool(lib.gd_contains(lexicon.struct, codes, len(codes)))
+
+
+def _collect(call: Callable[[Any, int, Any, Any], int]) -> bytes:
+    """Run a query into a buffer, once more with the exact size if the first was too small."""
+    capacity = OUTPUT_START
+    needed = ffi.new("size_t *")
+    count = ffi.new("uint32_t *")
+    while True:
+        out = ffi.new("uint8_t[]", capacity)
+        rc = call(out, capacity, needed, count)
+        if rc != lib.GD_OK:
+            raise ValueError("the query's letters are outside the lexicon's alphabet")
+        if needed[0] <= capacity:
+            return ffi.buffer(out, needed[0])[:]
+        capacity = needed[0]
+
+
+def anagrams(lexicon: OpenedLexicon, counts: bytes, partial: bool) -> bytes:
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_anagrams(
+            lexicon.struct, counts, int(partial), out, cap, needed, count
+        )
+    )
+
+
+def pattern(lexicon: OpenedLexicon, codes: bytes) -> bytes:
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_pattern(
+            lexicon.struct, codes, len(codes), out, cap, needed, count
+        )
+    )
+
+
+def containing(lexicon: OpenedLexicon, codes: bytes) -> bytes:
+    return _collect(
+        lambda out, cap, needed, count: lib.gd_containing(
+            lexicon.struct, codes, len(codes), out, cap, needed, count
+        )
+    )
+
+
+def crc32(data: bytes) -> int:
+    return int(lib.gd_crc32(data, len(data)))
+
+
+def build(
+    words: bytes,
+    alphabet_size: int,
+    alphabet_header: bytes,
+    name: bytes,
+    progress: ProgressCallback | None = None,
+) -> tuple[bytes, dict[str, int]]:
+    """Build a .gaddag file from 0-separated letter codes. Runs the build in a thread (cffi
+    releases the GIL) so `progress` can be called about every 0.2 s."""
+    out = ffi.new("uint8_t **")
+    out_size = ffi.new("size_t *")
+    stats = ffi.new("gd_build_stats *")
+    state = ffi.new("gd_build_progress *")
+    err = ffi.new("gd_error *")
+    result: list[int] = []
+
+    def run() -> None:
+        result.append(
+            lib.gd_build(
+                words,
+                len(words),
+                alphabet_size,
+                alphabet_header,
+                len(alphabet_header),
+                name,
+                len(name),
+                out,
+                out_size,
+                stats,
+                state,
+                err,
+            )
+        )
+
+    started = time.perf_counter()
+    worker = threading.Thread(target=run, name="gaddag-build")
+    try:
+        worker.start()
+    except RuntimeError:  # no threads (Pyodide): build in this thread, without progress
+        run()
+    while worker.is_alive():
+        worker.join(0.2)
+        if progress and worker.is_alive():
+            total = state.total or 1
+            progress(
+                PHASES.get(state.phase, "building"),
+                min(1.0, state.done / total),
+                time.perf_counter() - started,
+            )
+    rc = result[0]
+    if rc != lib.GD_OK:
+        raise CoreBuildError(_message(err))
+    try:
+        data = ffi.buffer(out[0], out_size[0])[:]
+    finally:
+        lib.gd_free(out[0])
+    return data, {
+        "words": stats.word_count,
+        "states": stats.state_count,
+        "arcs": stats.arc_count,
+        "arcs_unshared": stats.arc_count_unshared,
+        "max_word_length": stats.max_word_length,
+        "bytes": stats.file_size,
+    }
+
+
+# ---- move generation ---------------------------------------------------------------------------
+#
+# Binding-neutral contract (the ctypes twin offers the same names):
+#   new_rules(...)            -> an opaque gd_rules
+#   new_workspace()           -> a Workspace (scratch memory + a growing move buffer)
+#   prepare_and_generate(...) -> (count, records): records are count gd_move structs as bytes
+#   generate(...)             -> the same, for the board last prepared in the workspace
+#   count_plays(...)          -> how many plays there are, for the board last prepared
+#   move_words(...)           -> [(row, col, direction, length, score), ...]
+# Records are MOVE_RECORD_SIZE bytes each, laid out as gaddag_solver.move.MOVE_RECORD.
+
+MOVE_RECORD_SIZE = ffi.sizeof("gd_move")
+WORD_RECORD_SIZE = ffi.sizeof("gd_word")
+MOVES_START = 4096
+WORDS_CAPACITY = 2 * lib.GD_MAX_DIM + 1  # a main word and at most one cross-word per tile placed
+
+
+class CoreError(ValueError):
+    """The generator refused its input; the message is the core's."""
+
+
+def new_rules(
+    rows: int,
+    cols: int,
+    rack_size: int,
+    bingo_bonus: int,
+    start_row: int,
+    start_col: int,
+    values: list[int],
+    letter_multiplier: bytes,
+    word_multiplier: bytes,
+) -> Any:
+    """A gd_rules: values[c] for letter code c, values[0] a blank's; multipliers row-major."""
+    squares = rows * cols
+    if squares > lib.GD_MAX_SQUARES or len(letter_multiplier) != squares or len(word_multiplier) != squares:
+        raise CoreError(
+            f"a {rows}×{cols} board needs {squares} multipliers per kind (at most {lib.GD_MAX_SQUARES})"
+        )
+    if len(values) > 64:
+        raise CoreError(f"{len(values)} tile values; at most 64")
+    rules = ffi.new("gd_rules *")
+    rules.rows, rules.cols = rows, cols
+    rules.rack_size = rack_size
+    rules.bingo_bonus = bingo_bonus
+    rules.start_row, rules.start_col = start_row, start_col
+    for code, value in enumerate(values):
+        rules.values[code] = value
+    ffi.memmove(rules.letter_multiplier, letter_multiplier, squares)
+    ffi.memmove(rules.word_multiplier, word_multiplier, squares)
+    return rules
+
+
+class Workspace:
+    """Scratch memory for one generator (not shared between threads) and the move buffer."""
+
+    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error")
+
+    def __init__(self) -> None:
+        size = lib.gd_workspace_size()
+        self.memory = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
+        self.capacity = MOVES_START
+        self.moves = ffi.new("gd_move[]", self.capacity)
+        self.board: bytes | None = None  # the board the workspace was prepared for
+        self.prepared_for: tuple[Any, Any] | None = None  # (lexicon struct, rules struct)
+        self.error = ffi.new("gd_error *")
+
+    def grow(self, capacity: int) -> None:
+        if capacity > self.capacity:
+            self.capacity = max(capacity, 2 * self.capacity)
+            self.moves = ffi.new("gd_move[]", self.capacity)
+
+
+def new_workspace() -> Workspace:
+    return Workspace()
+
+
+def prepare(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, board: bytes) -> None:
+    """Cross-sets and anchors of `board` into the workspace (skipped when already prepared)."""
+    key = (lexicon.struct, rules)
+    if workspace.board == board and workspace.prepared_for == key:
+        return
+    workspace.board = None
+    rc = lib.gd_prepare(lexicon.struct, rules, board, workspace.memory, workspace.error)
+    if rc != lib.GD_OK:
+        raise CoreError(_message(workspace.error) or f"gd_prepare failed with code {rc}")
+    workspace.board = bytes(board)
+    workspace.prepared_for = key
+
+
+def generate(
+    lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes, top_n: int = 0
+) -> tuple[int, bytes]:
+    """``(count, records)`` for the prepared board: count is how many plays there are; records
+    hold them all (top_n = 0) or the best min(count, top_n). The move buffer grows and the call
+    is repeated when the plays do not fit.
+    """
+    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
+    if top_n:
+        workspace.grow(top_n)
+    count = ffi.new("size_t *")
+    while True:
+        rc = lib.gd_generate(
+            lexicon.struct,
+            rules,
+            workspace.board,
+            workspace.memory,
+            rack_counts,
+            top_n,
+            workspace.moves,
+            workspace.capacity,
+            count,
+            workspace.error,
+        )
+        if rc != lib.GD_OK:
+            raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
+        found = int(count[0])
+        written = min(found, top_n) if top_n else found
+        if written <= workspace.capacity:
+            return found, ffi.buffer(workspace.moves, written * MOVE_RECORD_SIZE)[:]
+        workspace.grow(written)
+
+
+def count_plays(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes) -> int:
+    """How many plays the prepared board has for a rack (nothing is written)."""
+    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
+    count = ffi.new("size_t *")
+    rc = lib.gd_generate(
+        lexicon.struct,
+        rules,
+        workspace.board,
+        workspace.memory,
+        rack_counts,
+        0,
+        ffi.NULL,
+        0,
+        count,
+        workspace.error,
+    )
+    if rc != lib.GD_OK:
+        raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
+    return int(count[0])
+
+
+def prepare_and_generate(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    board: bytes,
+    rack_counts: bytes,
+    top_n: int = 0,
+) -> tuple[int, bytes]:
+    """:func:`prepare` then :func:`generate`."""
+    prepare(lexicon, rules, workspace, board)
+    return generate(lexicon, rules, workspace, rack_counts, top_n)
+
+
+def move_words(rules: Any, board: bytes, record: bytes) -> list[tuple[int, int, int, int, int]]:
+    """The words one play (a gd_move record) forms: (row, col, direction, length, score), main
+    word first."""
+    if len(record) != MOVE_RECORD_SIZE:
+        raise CoreError(f"a move record is {MOVE_RECORD_SIZE} bytes, not {len(record)}")
+    move = ffi.new("gd_move *")
+    ffi.memmove(move, record, MOVE_RECORD_SIZE)
+    out = ffi.new("gd_word[]", WORDS_CAPACITY)
+    count = ffi.new("size_t *")
+    rc = lib.gd_move_words(rules, board, move, out, WORDS_CAPACITY, count)
+    if rc != lib.GD_OK:
+        raise CoreError(f"gd_move_words failed with code {rc}")
+    return [
+        (out[i].row, out[i].col, out[i].direction, out[i].length, out[i].score)
+        for i in range(min(int(count[0]), WORDS_CAPACITY))
+    ]

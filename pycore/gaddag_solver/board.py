@@ -1,0 +1,385 @@
+"""Boards: the tiles on the squares, in the layout the C core reads.
+
+A :class:`Board` is immutable. Squares are addressed ``board[row, col]`` (0-based) or by their
+standard name (``board["H8"]``: column letter, then row number from 1). A square holds ``None``
+or a letter; a blank is shown in lower case. ``board.codes()`` is the exact byte layout of the C
+core: ``rows*cols`` bytes, row-major, 0 for empty, else the letter code, ``| 0x80`` for a blank.
+
+Text form (:meth:`Board.from_text`, :meth:`Board.to_text`): one line per row, ``.`` for an empty
+square, a letter for a tile, lower case for a blank. Whitespace around and inside lines is
+ignored, as are blank lines. A letter of several characters (a digraph tile such as ``CH``) is
+written in brackets: ``[CH]``, or ``[ch]`` for a blank.
+
+Every constructor checks the position: the board's size against the rules, every letter
+against the alphabet, and that the tiles form one orthogonally connected group covering the
+start square. Problems are :class:`PositionError` naming the square (e.g. ``H8``).
+:func:`position_warnings` reports what is merely unlikely (more tiles of a letter than the bag
+holds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .cgp import Position
+    from .move import Move
+    from .rack import Rack
+
+EMPTY = "."
+_SQUARE_RE = re.compile(r"([A-Za-z]+)([0-9]+)")
+
+
+class PositionError(ValueError):
+    """A board, rack or position that cannot be used; the message names the square or field."""
+
+
+class PositionWarning(UserWarning):
+    """A position that is legal but unlikely (more tiles of a letter than the bag holds)."""
+
+
+# ---- square names -------------------------------------------------------------------------------
+
+
+def column_name(col: int) -> str:
+    """Column letters as on a real board: A, B, … Z, then AA, AB, … (spreadsheet style)."""
+    if col < 0:
+        raise ValueError(f"column {col} is negative")
+    name = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def square_name(row: int, col: int) -> str:
+    """Standard notation of a square: column letter then row number, ``(7, 7)`` → ``"H8"``."""
+    return f"{column_name(col)}{row + 1}"
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    """``"H8"`` → ``(7, 7)``; raises ValueError for anything else."""
+    match = _SQUARE_RE.fullmatch(name.strip())
+    if not match:
+        raise ValueError(f"{name!r} is not a square name like 'H8'")
+    col = 0
+    for char in match.group(1).upper():
+        col = col * 26 + ord(char) - ord("A") + 1
+    row = int(match.group(2))
+    if row < 1:
+        raise ValueError(f"{name!r}: rows are numbered from 1")
+    return row - 1, col - 1
+
+
+# ---- letters in text ------------------------------------------------------------------------------
+
+
+def letter_tokens(text: str) -> Iterator[tuple[int, str]]:
+    """Split text into ``(position, token)``: single characters, or ``[..]`` groups (brackets
+    removed). Raises ValueError for an unclosed or empty bracket."""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "[":
+            end = text.find("]", i + 1)
+            if end < 0:
+                raise ValueError(f"'[' at position {i + 1} is not closed")
+            if end == i + 1:
+                raise ValueError(f"empty '[]' at position {i + 1}")
+            yield i, text[i + 1 : end]
+            i = end + 1
+        else:
+            yield i, char
+            i += 1
+
+
+def tile_code(token: str, alphabet: Alphabet) -> int:
+    """The board code of one tile written as text: lower case is a blank (code | 0x80)."""
+    blank = token != token.upper()
+    try:
+        code = alphabet.code(token)
+    except AlphabetError:
+        raise AlphabetError(f"{token!r} is not a letter of the alphabet") from None
+    return code | BLANK_FLAG if blank else code
+
+
+def letter_text(code: int, alphabet: Alphabet) -> str:
+    """A tile code as text: its letter, lower case for a blank."""
+    letter = alphabet.letters[(code & ~BLANK_FLAG & 0xFF) - 1]
+    return letter.lower() if code & BLANK_FLAG else letter
+
+
+def written(letter: str) -> str:
+    """A letter as written in a grid or CGP: brackets around a letter of several characters."""
+    return letter if len(letter) == 1 else f"[{letter}]"
+
+
+# ---- the board ----------------------------------------------------------------------------------
+
+
+class Board:
+    """The tiles on a board for one ruleset. Immutable; :meth:`play` returns a new board."""
+
+    __slots__ = ("rules", "_codes")
+
+    def __init__(self, rules: Rules, codes: bytes | bytearray | None = None, *, check: bool = True) -> None:
+        """A board from its C layout (``rows*cols`` bytes), or empty. ``check`` validates it
+        (size, letters, connectivity) and raises PositionError."""
+        self.rules = rules
+        size = rules.rows * rules.cols
+        self._codes = bytes(size) if codes is None else bytes(codes)
+        if len(self._codes) != size:
+            raise PositionError(
+                f"a {rules.rows}×{rules.cols} board has {size} squares, not {len(self._codes)}"
+            )
+        if check:
+            self.validate()
+
+    # ---- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, rules: Rules) -> Board:
+        """A board with no tiles."""
+        return cls(rules, check=False)
+
+    @classmethod
+    def from_text(cls, text: str, rules: Rules) -> Board:
+        """Parse the grid form: one line per row, ``.`` empty, a letter a tile, lower case a blank.
+
+        Blank lines and all whitespace are ignored (so the board blocks of
+        /work/shared/testdata/sowpods/positions.txt are read as they are).
+        """
+        rows = [re.sub(r"\s+", "", line) for line in text.splitlines()]
+        rows = [row for row in rows if row]
+        return cls.from_rows(rows, rules)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str], rules: Rules) -> Board:
+        """A board from its rows as text (``.`` empty, letters, ``[..]`` for long letters)."""
+        rows = list(rows)
+        if len(rows) != rules.rows:
+            raise PositionError(f"board has {len(rows)} rows, the {rules.name} rules need {rules.rows}")
+        codes = bytearray()
+        for r, line in enumerate(rows):
+            try:
+                tokens = list(letter_tokens(line))
+            except ValueError as exc:
+                raise PositionError(f"board row {r + 1}: {exc}") from None
+            if len(tokens) != rules.cols:
+                raise PositionError(
+                    f"board row {r + 1} has {len(tokens)} squares, the {rules.name} rules need {rules.cols}"
+                )
+            for c, (_, token) in enumerate(tokens):
+                if token == EMPTY:
+                    codes.append(0)
+                    continue
+                try:
+                    codes.append(tile_code(token, rules.alphabet))
+                except AlphabetError:
+                    raise PositionError(
+                        f"square {square_name(r, c)}: {token!r} is not a letter of the {rules.name} alphabet"
+                    ) from None
+        return cls(rules, bytes(codes))
+
+    @staticmethod
+    def from_cgp(line: str, rules: Rules) -> Position:
+        """Parse a CGP line (board, racks, scores, zero-turn count, opcodes); see :mod:`.cgp`."""
+        from .cgp import parse_cgp
+
+        return parse_cgp(line, rules)
+
+    # ---- reading --------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        return self.rules.rows
+
+    @property
+    def cols(self) -> int:
+        return self.rules.cols
+
+    def codes(self) -> bytes:
+        """The C layout: ``rows*cols`` bytes, 0 empty, else letter code ``| 0x80`` for a blank."""
+        return self._codes
+
+    def code(self, row: int, col: int) -> int:
+        """The C code of one square (0 when empty)."""
+        self._check_square(row, col)
+        return self._codes[row * self.rules.cols + col]
+
+    def _check_square(self, row: int, col: int) -> None:
+        if not (0 <= row < self.rules.rows and 0 <= col < self.rules.cols):
+            raise IndexError(f"square ({row}, {col}) is off the {self.rules.rows}×{self.rules.cols} board")
+
+    def __getitem__(self, key: tuple[int, int] | str) -> str | None:
+        """``board[row, col]`` or ``board["H8"]``: the letter there (lower case for a blank) or None."""
+        row, col = parse_square(key) if isinstance(key, str) else key
+        code = self.code(row, col)
+        return letter_text(code, self.rules.alphabet) if code else None
+
+    @property
+    def is_empty(self) -> bool:
+        return not any(self._codes)
+
+    def tile_count(self) -> int:
+        """How many tiles are on the board."""
+        return len(self._codes) - self._codes.count(0)
+
+    def tiles(self) -> Iterator[tuple[int, int, str]]:
+        """``(row, col, letter)`` for every tile, row by row; a blank's letter is lower case."""
+        cols = self.rules.cols
+        alphabet = self.rules.alphabet
+        for index, code in enumerate(self._codes):
+            if code:
+                yield index // cols, index % cols, letter_text(code, alphabet)
+
+    def grid(self) -> list[list[str | None]]:
+        """The board as rows of squares: None for empty, else the letter (lower case for a blank)."""
+        cols = self.rules.cols
+        alphabet = self.rules.alphabet
+        return [
+            [letter_text(code, alphabet) if code else None for code in self._codes[r * cols : (r + 1) * cols]]
+            for r in range(self.rules.rows)
+        ]
+
+    def to_rows(self) -> list[str]:
+        cols = self.rules.cols
+        alphabet = self.rules.alphabet
+        return [
+            "".join(
+                written(letter_text(code, alphabet)) if code else EMPTY
+                for code in self._codes[r * cols : (r + 1) * cols]
+            )
+            for r in range(self.rules.rows)
+        ]
+
+    def to_text(self) -> str:
+        """The grid form, one line per row, newline-terminated; ``Board.from_text`` reads it back."""
+        return "\n".join(self.to_rows()) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"<Board {self.rules.name} {self.rules.rows}×{self.rules.cols}, {self.tile_count()} tiles>"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Board)
+            and self._codes == other._codes
+            and (self.rules.rows, self.rules.cols, self.rules.alphabet)
+            == (other.rules.rows, other.rules.cols, other.rules.alphabet)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._codes, self.rules.rows, self.rules.cols))
+
+    # ---- changing -------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Board:
+        """A new board with the move's tiles placed (this board is unchanged).
+
+        Raises PositionError if a square the move places a tile on is occupied or off the board.
+        """
+        codes = bytearray(self._codes)
+        cols = self.rules.cols
+        for row, col, letter, blank in move.tiles:
+            if not (0 <= row < self.rules.rows and 0 <= col < cols):
+                raise PositionError(f"{move.coord} {move.word}: square ({row}, {col}) is off the board")
+            if codes[row * cols + col]:
+                raise PositionError(
+                    f"{move.coord} {move.word}: square {square_name(row, col)} already holds "
+                    f"{self[row, col]!r}"
+                )
+            try:
+                code = self.rules.alphabet.code(letter)
+            except AlphabetError:
+                raise PositionError(
+                    f"{move.coord} {move.word}: {letter!r} is not a letter of the {self.rules.name} alphabet"
+                ) from None
+            codes[row * cols + col] = code | BLANK_FLAG if blank else code
+        return Board(self.rules, bytes(codes), check=False)
+
+    # ---- checking -------------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Raise PositionError unless every tile is a letter of the alphabet and the tiles form
+        one orthogonally connected group that covers the start square."""
+        rules = self.rules
+        size = len(rules.alphabet)
+        cols = rules.cols
+        for index, code in enumerate(self._codes):
+            if code and not 1 <= (code & ~BLANK_FLAG) <= size:
+                raise PositionError(
+                    f"square {square_name(index // cols, index % cols)}: code {code} is not a letter of "
+                    f"the {rules.name} alphabet"
+                )
+        if self.is_empty:
+            return
+        start_row, start_col = rules.start
+        start = square_name(start_row, start_col)
+        occupied = {(i // cols, i % cols) for i, code in enumerate(self._codes) if code}
+        if (start_row, start_col) not in occupied:
+            row, col = min(occupied)
+            raise PositionError(
+                f"the start square {start} is empty, but the board has tiles "
+                f"(e.g. {self[row, col]} at {square_name(row, col)}); the tiles must cover the start square"
+            )
+        seen = {(start_row, start_col)}
+        stack = [(start_row, start_col)]
+        while stack:
+            row, col = stack.pop()
+            for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if nxt in occupied and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        floating = sorted(occupied - seen)
+        if floating:
+            row, col = floating[0]
+            more = f" and {len(floating) - 1} more" if len(floating) > 1 else ""
+            raise PositionError(
+                f"floating tile {self[row, col]} at {square_name(row, col)}{more}: every tile must be "
+                f"connected to the tiles on the start square {start}"
+            )
+
+
+# ---- warnings -----------------------------------------------------------------------------------
+
+
+def position_warnings(board: Board, rack: Rack | None, rules: Rules | None = None) -> list[str]:
+    """What is unlikely about a position: the board and rack together hold more tiles of a letter,
+    or more blanks, than the bag has. An empty list when all is plausible."""
+    rules = rules or board.rules
+    letters: Counter[int] = Counter()
+    blanks = 0
+    for code in board.codes():
+        if code & BLANK_FLAG:
+            blanks += 1
+        elif code:
+            letters[code] += 1
+    if rack is not None:
+        counts = rack.counts()
+        blanks += counts[0]
+        for code in range(1, len(rules.alphabet) + 1):
+            letters[code] += counts[code]
+    warnings: list[str] = []
+    for code in sorted(letters):
+        have = letters[code]
+        bag = rules.counts[code - 1]
+        if have > bag:
+            letter = rules.alphabet.letters[code - 1]
+            warnings.append(
+                f"the board and rack hold {have} {letter} tiles, but the {rules.name} bag has only {bag}"
+            )
+    if blanks > rules.blanks:
+        warnings.append(
+            f"the board and rack hold {blanks} blanks, but the {rules.name} bag has only {rules.blanks}"
+        )
+    return warnings

@@ -1,0 +1,661 @@
+/*
+ * test_core_sanitized.c — the lexicon half of the C core under AddressSanitizer and UBSan.
+ *
+ * Built and run by tests/test_c_sanitizers.py together with every .c file in csrc, with
+ *   gcc -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all
+ *
+ * 1. builds a lexicon from an embedded word list, opens it and runs every query, checking the
+ *    answers against brute force over the list;
+ * 2. builds many small random lexicons (fixed seed) and odd inputs the builder must refuse;
+ * 3. re-opens thousands of damaged copies of the file — every byte flipped, every truncation,
+ *    random multi-byte damage — with and without the CRC recomputed by gd_crc32 and with and
+ *    without the scratch buffer (which turns the count checks off), and runs every query on each
+ *    copy that opens. Each copy lives in a malloc'd block of exactly its size, so a read one byte
+ *    past the end is an ASan report.
+ *
+ * Exit status 0 and "OK ..." on stdout when everything passed; any check that fails prints
+ * "FAIL: ..." and exits 1; a sanitizer report aborts.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gaddag_solver.h"
+
+static int failures;
+/* 1 while the lexicons queried are built ones: their answers are words of at most the header's
+ * longest-word length. A damaged copy that still validates can spell longer strings through a
+ * separator (validation bounds only separator-free paths), up to the walkers' 2 * GD_MAX_WORD. */
+static int pristine = 1;
+
+#define CHECK(cond, ...)                                                                             \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            failures++;                                                                              \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                          \
+            fprintf(stderr, __VA_ARGS__);                                                            \
+            fputc('\n', stderr);                                                                     \
+            if (failures > 20) exit(1);                                                              \
+        }                                                                                            \
+    } while (0)
+
+/* ---- a deterministic generator ------------------------------------------------------------ */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
+
+/* ---- the embedded word list ------------------------------------------------------------------ */
+
+static const char *const WORDS[] = {
+    "A",        "AA",        "AB",       "AT",        "TA",       "CAT",      "CATS",      "CATTLE",
+    "ACT",      "TACT",      "TAT",      "SCAT",      "CASTLE",   "CASTLES",  "TIN",       "SIN",
+    "WIN",      "TINS",      "QI",       "QIS",       "ZA",       "ZAS",      "XI",        "JO",
+    "QUIZ",     "QUIZZES",   "BANANA",   "BANANAS",   "ANA",      "ANAS",     "NAAN",      "RETAINS",
+    "STAINER",  "RETINAS",   "NASTIER",  "ANESTRI",   "RATINES",  "STEARIN",  "ZZZ",       "EXAMPLE",
+    "OXYPHENBUTAZONE",       "ABCDEFGHIJKLMNO",      "ZYXWVUTSRQPONML",       "SESQUIPEDALIAN",
+    "AARDVARK", "AARDVARKS", "ABACUS",    "ABACI",    "MISSISSIPPI",           "ASSESS",   "SASS",
+    "TATTOO",   "TOOT",      "OTTO",      "MADAM",    "REFER",    "LEVEL",    "ROTOR",     "CAT",
+    "ACT",      "JUKEBOX",   "QUARTZ",    "SPHINX",   "WALTZ",    "FJORD",    "GLYPH",     "RHYTHM",
+};
+#define WORD_COUNT (sizeof WORDS / sizeof WORDS[0])
+#define MAX_LEN 32
+
+static size_t encode(const char *word, uint8_t *out)
+{
+    size_t n = strlen(word);
+    for (size_t k = 0; k < n; k++) out[k] = (uint8_t)(word[k] - 'A' + 1);
+    return n;
+}
+
+/* distinct words, as codes */
+static uint8_t dict[WORD_COUNT][MAX_LEN];
+static size_t dict_len[WORD_COUNT];
+static size_t dict_count;
+
+static int in_dict(const uint8_t *w, size_t n)
+{
+    for (size_t i = 0; i < dict_count; i++)
+        if (dict_len[i] == n && memcmp(dict[i], w, n) == 0) return 1;
+    return 0;
+}
+
+static void make_dict(void)
+{
+    for (size_t i = 0; i < WORD_COUNT; i++) {
+        uint8_t w[MAX_LEN];
+        size_t n = encode(WORDS[i], w);
+        if (in_dict(w, n)) continue;
+        memcpy(dict[dict_count], w, n);
+        dict_len[dict_count++] = n;
+    }
+}
+
+static uint8_t *english_alphabet(size_t *size)
+{
+    static uint8_t bytes[26 * 2];
+    for (int c = 0; c < 26; c++) {
+        bytes[2 * c] = 1;
+        bytes[2 * c + 1] = (uint8_t)('A' + c);
+    }
+    *size = sizeof bytes;
+    return bytes;
+}
+
+/* ---- query helpers ------------------------------------------------------------------------------- */
+
+typedef int (*query_fn)(const gd_lexicon *, const void *, uint8_t *, size_t, size_t *, uint32_t *);
+
+/* Count the words in a query output and check their shape. */
+static uint32_t count_words(const uint8_t *out, size_t size, unsigned alphabet_size, unsigned max_len,
+                            int blanks_allowed)
+{
+    uint32_t words = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (out[i] == 0) {
+            CHECK(i > start, "empty word in output at %zu", i);
+            CHECK(i - start <= (pristine ? max_len : 2 * GD_MAX_WORD), "word of %zu letters, longest is %u",
+                  i - start, max_len);
+            words++;
+            start = i + 1;
+        } else {
+            unsigned code = out[i] & (blanks_allowed ? 0x7Fu : 0xFFu);
+            CHECK(code >= 1 && code <= alphabet_size, "letter code %u in output", out[i]);
+        }
+    }
+    CHECK(start == size, "output does not end with a 0 byte");
+    return words;
+}
+
+typedef struct query {
+    int kind; /* 0 anagram, 1 pattern, 2 containing */
+    uint8_t counts[64];
+    int partial;
+    uint8_t codes[40];
+    size_t length;
+} query;
+
+static int run_query(const gd_lexicon *lex, const query *q, uint8_t *out, size_t capacity, size_t *needed,
+                     uint32_t *count)
+{
+    switch (q->kind) {
+    case 0: return gd_anagrams(lex, q->counts, q->partial, out, capacity, needed, count);
+    case 1: return gd_pattern(lex, q->codes, q->length, out, capacity, needed, count);
+    default: return gd_containing(lex, q->codes, q->length, out, capacity, needed, count);
+    }
+}
+
+/* Run one query with no buffer, a too-small buffer and an exact one; the three must agree.
+ * Returns the output (malloc'd, *size bytes) or NULL when the query was refused. */
+static uint8_t *query_all_ways(const gd_lexicon *lex, const query *q, size_t *size, uint32_t *words)
+{
+    size_t needed = 0, needed2 = 0, needed3 = 0;
+    uint32_t count = 0, count2 = 0, count3 = 0;
+    int rc = run_query(lex, q, NULL, 0, &needed, &count);
+    if (rc != GD_OK) return NULL;
+    CHECK((needed == 0) == (count == 0), "needed %zu for %u words", needed, count);
+
+    size_t small = needed / 2;
+    uint8_t *partial = malloc(small ? small : 1);
+    CHECK(run_query(lex, q, partial, small, &needed2, &count2) == GD_OK, "second run failed");
+    CHECK(needed2 == needed && count2 == count, "needed/count differ with a small buffer");
+    free(partial);
+
+    uint8_t *out = malloc(needed ? needed : 1);
+    CHECK(run_query(lex, q, out, needed, &needed3, &count3) == GD_OK, "third run failed");
+    CHECK(needed3 == needed && count3 == count, "needed/count differ with an exact buffer");
+    uint32_t seen = count_words(out, needed, lex->alphabet_size, lex->max_word_length, q->kind == 0);
+    CHECK(seen == count, "%u words written, %u counted", seen, count);
+    *size = needed;
+    *words = count;
+    return out;
+}
+
+/* Every query on any lexicon that opened: must not crash, answers must be well-formed. */
+static void exercise(const gd_lexicon *lex)
+{
+    unsigned n = lex->alphabet_size;
+    uint8_t word[40];
+    for (size_t i = 0; i < dict_count; i++) gd_contains(lex, dict[i], dict_len[i]);
+    for (int t = 0; t < 8; t++) {
+        size_t len = 1 + below(12);
+        for (size_t k = 0; k < len; k++) word[k] = (uint8_t)(1 + below(n));
+        gd_contains(lex, word, len);
+    }
+    word[0] = 0;
+    CHECK(gd_contains(lex, word, 1) == 0, "separator is never a word");
+    word[0] = 63;
+    if (n < 63) CHECK(gd_contains(lex, word, 1) == 0, "letter beyond the alphabet is never a word");
+
+    query q;
+    for (int t = 0; t < 12; t++) {
+        memset(&q, 0, sizeof q);
+        q.kind = t % 3;
+        if (q.kind == 0) {
+            unsigned tiles = 1 + below(9);
+            for (unsigned k = 0; k < tiles; k++) q.counts[below(4) == 0 ? 0 : 1 + below(n)]++;
+            q.partial = t & 1;
+        } else {
+            q.length = 1 + below(q.kind == 1 ? 10 : 3);
+            for (size_t k = 0; k < q.length; k++)
+                q.codes[k] = (uint8_t)(q.kind == 1 && below(2) ? 0 : 1 + below(n));
+        }
+        size_t size;
+        uint32_t words;
+        uint8_t *out = query_all_ways(lex, &q, &size, &words);
+        free(out);
+    }
+    /* every tile a blank: every word up to 7 letters */
+    memset(&q, 0, sizeof q);
+    q.counts[0] = 7;
+    q.partial = 1;
+    size_t size;
+    uint32_t words;
+    free(query_all_ways(lex, &q, &size, &words));
+    /* a huge rack */
+    for (unsigned c = 0; c <= n; c++) q.counts[c] = 255;
+    free(query_all_ways(lex, &q, &size, &words));
+    q.partial = 0;
+    free(query_all_ways(lex, &q, &size, &words));
+}
+
+/* ---- 1. the embedded list, every query against brute force --------------------------------------- */
+
+static int multiset_fits(const uint8_t *w, size_t n, const uint8_t *rack_counts)
+{
+    uint8_t have[64];
+    memcpy(have, rack_counts, 64);
+    for (size_t k = 0; k < n; k++) {
+        if (have[w[k]]) have[w[k]]--;
+        else if (have[0]) have[0]--;
+        else return 0;
+    }
+    return 1;
+}
+
+static int contains_sub(const uint8_t *w, size_t n, const uint8_t *sub, size_t m)
+{
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(w + i, sub, m) == 0) return 1;
+    return 0;
+}
+
+static int matches(const uint8_t *w, size_t n, const uint8_t *pattern, size_t m)
+{
+    if (n != m) return 0;
+    for (size_t k = 0; k < n; k++)
+        if (pattern[k] && pattern[k] != w[k]) return 0;
+    return 1;
+}
+
+/* The set of distinct words in an output (blank flags stripped) must be exactly the dict words
+ * that `want` accepts. */
+static void compare(const uint8_t *out, size_t size, const query *q)
+{
+    /* each output word is a dict word the oracle accepts */
+    size_t start = 0;
+    uint8_t found[WORD_COUNT] = {0};
+    for (size_t i = 0; i < size; i++) {
+        if (out[i] != 0) continue;
+        uint8_t w[MAX_LEN];
+        size_t n = i - start;
+        for (size_t k = 0; k < n; k++) w[k] = out[start + k] & 0x7F;
+        size_t index = dict_count;
+        for (size_t d = 0; d < dict_count; d++)
+            if (dict_len[d] == n && memcmp(dict[d], w, n) == 0) index = d;
+        CHECK(index < dict_count, "query kind %d returned a non-word", q->kind);
+        if (index < dict_count) found[index] = 1;
+        start = i + 1;
+    }
+    for (size_t d = 0; d < dict_count; d++) {
+        int want;
+        if (q->kind == 0) {
+            unsigned tiles = 0;
+            for (int c = 0; c < 64; c++) tiles += q->counts[c];
+            want = multiset_fits(dict[d], dict_len[d], q->counts) && (q->partial || dict_len[d] == tiles);
+        } else if (q->kind == 1) {
+            want = matches(dict[d], dict_len[d], q->codes, q->length);
+        } else {
+            want = contains_sub(dict[d], dict_len[d], q->codes, q->length);
+        }
+        CHECK(want == found[d], "query kind %d: dictionary word %zu: expected %d", q->kind, d, want);
+    }
+}
+
+static void test_embedded(uint8_t **file_out, size_t *size_out)
+{
+    make_dict();
+    /* words separated by 0 bytes, with empty words (double zeros) and no trailing zero */
+    uint8_t words[4096];
+    size_t used = 0;
+    words[used++] = 0;
+    for (size_t i = 0; i < WORD_COUNT; i++) {
+        used += encode(WORDS[i], words + used);
+        words[used++] = 0;
+        if (i % 7 == 0) words[used++] = 0;
+    }
+    used--; /* drop the final separator */
+    size_t alpha_size;
+    uint8_t *alphabet = english_alphabet(&alpha_size);
+    uint8_t *file = NULL;
+    size_t size = 0;
+    gd_build_stats stats;
+    gd_build_progress progress;
+    gd_error err;
+    int rc = gd_build(words, used, 26, alphabet, alpha_size, (const uint8_t *)"sanitized", 9, &file, &size, &stats,
+                      &progress, &err);
+    CHECK(rc == GD_OK, "build: %s", err.message);
+    if (rc != GD_OK) exit(1);
+    CHECK(stats.word_count == dict_count, "word count %u, want %zu", stats.word_count, dict_count);
+    CHECK(stats.file_size == size, "file size");
+    CHECK(stats.arc_count <= stats.arc_count_unshared, "arcs %u > unshared %u", stats.arc_count,
+          stats.arc_count_unshared);
+    CHECK(stats.max_word_length == 15, "longest %u", stats.max_word_length);
+    CHECK(progress.phase == 5, "progress phase %u at the end", progress.phase);
+    CHECK(gd_crc32(file, size - 4) ==
+              ((uint32_t)file[size - 4] | (uint32_t)file[size - 3] << 8 | (uint32_t)file[size - 2] << 16 |
+               (uint32_t)file[size - 1] << 24),
+          "stored CRC");
+    CHECK(gd_crc32((const uint8_t *)"123456789", 9) == 0xCBF43926u, "CRC-32 check value");
+    CHECK(gd_crc32(NULL, 0) == 0, "CRC of nothing");
+
+    gd_lexicon lex;
+    void *scratch = malloc(gd_validate_scratch_size(size));
+    rc = gd_lexicon_open(&lex, file, size, scratch, &err);
+    CHECK(rc == GD_OK, "open: %s at %llu", err.message, (unsigned long long)err.offset);
+    if (rc != GD_OK) exit(1);
+    CHECK(lex.word_count == dict_count && lex.arc_count == stats.arc_count && lex.state_count == stats.state_count,
+          "opened counts");
+
+    /* contains: every word, every word with one letter changed, every proper prefix */
+    for (size_t d = 0; d < dict_count; d++) {
+        CHECK(gd_contains(&lex, dict[d], dict_len[d]) == 1, "word %zu missing", d);
+        uint8_t w[MAX_LEN + 1];
+        memcpy(w, dict[d], dict_len[d]);
+        for (size_t k = 0; k < dict_len[d]; k++) {
+            uint8_t keep = w[k];
+            for (uint8_t c = 1; c <= 26; c += 5) {
+                w[k] = c;
+                CHECK(gd_contains(&lex, w, dict_len[d]) == in_dict(w, dict_len[d]), "mutated word %zu", d);
+            }
+            w[k] = keep;
+            CHECK(gd_contains(&lex, w, k) == (k > 0 && in_dict(w, k)), "prefix of word %zu", d);
+        }
+        w[dict_len[d]] = 19; /* + S */
+        CHECK(gd_contains(&lex, w, dict_len[d] + 1) == in_dict(w, dict_len[d] + 1), "word %zu + S", d);
+    }
+    uint8_t bad[2] = {27, 1};
+    CHECK(gd_contains(&lex, bad, 2) == 0, "code 27");
+    CHECK(gd_contains(NULL, bad, 1) == 0, "NULL lexicon");
+
+    /* anagrams, patterns, substrings against brute force */
+    query q;
+    size_t out_size;
+    uint32_t out_words;
+    for (int t = 0; t < 300; t++) {
+        memset(&q, 0, sizeof q);
+        q.kind = t % 3;
+        size_t pick = below((uint32_t)dict_count);
+        const uint8_t *w = dict[pick];
+        size_t wn = dict_len[pick];
+        if (q.kind == 0) {
+            for (size_t k = 0; k < wn; k++) q.counts[below(5) == 0 ? 0 : w[k]]++;
+            if (below(3) == 0) q.counts[1 + below(26)]++;
+            q.partial = (t / 3) & 1;
+        } else if (q.kind == 1) {
+            q.length = wn;
+            for (size_t k = 0; k < wn; k++) q.codes[k] = below(2) ? 0 : w[k];
+            if (below(5) == 0) q.codes[below((uint32_t)wn)] = (uint8_t)(1 + below(26));
+        } else {
+            size_t from = below((uint32_t)wn);
+            q.length = 1 + below((uint32_t)(wn - from));
+            memcpy(q.codes, w + from, q.length);
+            if (below(6) == 0) q.codes[0] = (uint8_t)(1 + below(26));
+        }
+        uint8_t *out = query_all_ways(&lex, &q, &out_size, &out_words);
+        CHECK(out != NULL, "query kind %d refused", q.kind);
+        if (out) compare(out, out_size, &q);
+        free(out);
+    }
+
+    /* refused arguments */
+    size_t needed;
+    uint32_t count;
+    uint8_t codes[3] = {1, 27, 2};
+    CHECK(gd_pattern(&lex, codes, 3, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "pattern with code 27");
+    CHECK(gd_containing(&lex, codes, 3, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "containing code 27");
+    codes[1] = 0;
+    CHECK(gd_containing(&lex, codes, 3, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "containing a separator");
+    CHECK(gd_containing(&lex, codes, 0, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "containing nothing");
+    CHECK(gd_pattern(&lex, codes, 0, NULL, 0, &needed, &count) == GD_OK && count == 0, "empty pattern");
+    CHECK(gd_anagrams(NULL, q.counts, 1, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "anagrams NULL lexicon");
+    CHECK(gd_anagrams(&lex, NULL, 1, NULL, 0, &needed, &count) == GD_ERR_ARGUMENT, "anagrams NULL rack");
+
+    /* open: bad arguments */
+    gd_lexicon other;
+    CHECK(gd_lexicon_open(NULL, file, size, scratch, &err) == GD_ERR_ARGUMENT, "NULL lexicon struct");
+    CHECK(gd_lexicon_open(&other, NULL, 10, scratch, &err) == GD_ERR_ARGUMENT, "NULL data");
+    uint8_t *shifted = malloc(size + 1);
+    memcpy(shifted + 1, file, size);
+    CHECK(gd_lexicon_open(&other, shifted + 1, size, scratch, NULL) == GD_ERR_ARGUMENT, "misaligned data");
+    free(shifted);
+    CHECK(gd_lexicon_open(&other, file, size, NULL, NULL) == GD_OK, "open without scratch or error");
+
+    exercise(&lex);
+    free(scratch);
+    *file_out = file;
+    *size_out = size;
+}
+
+/* ---- 2. the builder on random and odd inputs ------------------------------------------------------ */
+
+static void open_and_exercise(const uint8_t *file, size_t size, int expect_ok)
+{
+    gd_lexicon lex;
+    gd_error err;
+    void *scratch = malloc(gd_validate_scratch_size(size));
+    int rc = gd_lexicon_open(&lex, file, size, scratch, &err);
+    if (expect_ok) CHECK(rc == GD_OK, "a built file does not open: %s", err.message);
+    if (rc == GD_OK) exercise(&lex);
+    free(scratch);
+}
+
+static void test_builder(void)
+{
+    size_t alpha_size;
+    uint8_t *alphabet = english_alphabet(&alpha_size);
+    uint8_t *file;
+    size_t size;
+    gd_error err;
+    uint8_t words[2048];
+
+    /* refused inputs */
+    CHECK(gd_build(NULL, 0, 26, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_EMPTY,
+          "no words");
+    words[0] = words[1] = 0;
+    CHECK(gd_build(words, 2, 26, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_EMPTY,
+          "only empty words");
+    words[0] = 27;
+    CHECK(gd_build(words, 1, 26, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_ARGUMENT,
+          "code 27");
+    memset(words, 1, 33);
+    CHECK(gd_build(words, 33, 26, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_ARGUMENT,
+          "33 letters");
+    CHECK(gd_build(words, 1, 0, alphabet, 0, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_ARGUMENT,
+          "alphabet size 0");
+    CHECK(gd_build(words, 1, 26, alphabet, alpha_size - 1, NULL, 0, &file, &size, NULL, NULL, &err) ==
+              GD_ERR_ARGUMENT,
+          "alphabet bytes short");
+    CHECK(gd_build(words, 1, 27, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err) == GD_ERR_ARGUMENT,
+          "alphabet entries short");
+    uint8_t long_name[256];
+    memset(long_name, 'n', sizeof long_name);
+    CHECK(gd_build(words, 1, 26, alphabet, alpha_size, long_name, 256, &file, &size, NULL, NULL, &err) ==
+              GD_ERR_ARGUMENT,
+          "name of 256 bytes");
+    CHECK(gd_build(words, 1, 26, alphabet, alpha_size, NULL, 0, NULL, &size, NULL, NULL, &err) == GD_ERR_ARGUMENT,
+          "no output pointer");
+
+    /* no name at all is allowed (NULL, 0) */
+    words[0] = 1;
+    CHECK(gd_build(words, 1, 26, alphabet, alpha_size, (const uint8_t *)"", 0, &file, &size, NULL, NULL, &err) ==
+              GD_OK,
+          "empty name: %s", err.message);
+    open_and_exercise(file, size, 1);
+    gd_free(file);
+
+    /* 32 letters and a 255-byte name */
+    memset(words, 2, 32);
+    CHECK(gd_build(words, 32, 26, alphabet, alpha_size, long_name, 255, &file, &size, NULL, NULL, &err) == GD_OK,
+          "32 letters: %s", err.message);
+    open_and_exercise(file, size, 1);
+    gd_free(file);
+
+    /* 63 letters (63 distinct one-byte letters) */
+    uint8_t big_alphabet[63 * 2];
+    for (int c = 0; c < 63; c++) {
+        big_alphabet[2 * c] = 1;
+        big_alphabet[2 * c + 1] = (uint8_t)('!' + c);
+    }
+    size_t used = 0;
+    for (int c = 1; c <= 63; c++) {
+        words[used++] = (uint8_t)c;
+        words[used++] = (uint8_t)(64 - c);
+        words[used++] = 0;
+    }
+    CHECK(gd_build(words, used, 63, big_alphabet, sizeof big_alphabet, (const uint8_t *)"63", 2, &file, &size, NULL,
+                   NULL, &err) ==
+              GD_OK,
+          "63 letters: %s", err.message);
+    open_and_exercise(file, size, 1);
+    gd_free(file);
+
+    /* random lists on small alphabets */
+    for (int t = 0; t < 300; t++) {
+        uint32_t n = 1 + below(6);
+        uint32_t count = 1 + below(60);
+        used = 0;
+        for (uint32_t w = 0; w < count; w++) {
+            uint32_t len = 1 + below(t % 10 == 0 ? 32 : 9);
+            for (uint32_t k = 0; k < len; k++) words[used++] = (uint8_t)(1 + below(n));
+            words[used++] = 0;
+        }
+        gd_build_stats stats;
+        int rc = gd_build(words, used, n, alphabet, 2 * n, (const uint8_t *)"r", 1, &file, &size, &stats, NULL, &err);
+        CHECK(rc == GD_OK, "random build %d: %s", t, err.message);
+        if (rc != GD_OK) continue;
+        open_and_exercise(file, size, 1);
+        gd_free(file);
+    }
+}
+
+/* ---- 3. damaged copies -------------------------------------------------------------------------------- */
+
+static unsigned long opened_count, attempts;
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static void fix_crc(uint8_t *data, size_t size)
+{
+    if (size >= 4) put_u32(data + size - 4, gd_crc32(data, size - 4));
+}
+
+/* Open a copy in a block of exactly `size` bytes, with and without scratch; query if it opens. */
+static void try_open(const uint8_t *bytes, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (size) memcpy(copy, bytes, size);
+    void *scratch = malloc(gd_validate_scratch_size(size));
+    for (int with_scratch = 0; with_scratch < 2; with_scratch++) {
+        gd_lexicon lex;
+        gd_error err;
+        memset(&err, 0x55, sizeof err);
+        attempts++;
+        int rc = gd_lexicon_open(&lex, copy, size, with_scratch ? scratch : NULL, &err);
+        if (rc == GD_OK) {
+            opened_count++;
+            exercise(&lex);
+        } else {
+            CHECK(rc == GD_ERR_FORMAT, "rc %d", rc);
+            CHECK(memchr(err.message, 0, sizeof err.message) != NULL && err.message[0] != 0, "error message");
+            CHECK(err.offset <= size, "error offset %llu beyond %zu bytes", (unsigned long long)err.offset, size);
+        }
+    }
+    free(scratch);
+    free(copy);
+}
+
+static void test_damage(const uint8_t *file, size_t size)
+{
+    uint8_t *work = malloc(size + 64);
+    pristine = 0;
+    /* every byte flipped, all bits and one bit, CRC as is and recomputed */
+    for (size_t i = 0; i < size; i++) {
+        for (int variant = 0; variant < 4; variant++) {
+            memcpy(work, file, size);
+            work[i] ^= (uint8_t)(variant < 2 ? 0xFF : 1u << below(8));
+            if (variant & 1) fix_crc(work, size);
+            try_open(work, size);
+        }
+    }
+    /* every truncation; also with the size field, arc count and CRC made to fit */
+    for (size_t n = 0; n < size; n++) {
+        try_open(file, n);
+        if (n >= 44 && n % 4 == 0) {
+            uint32_t header = (uint32_t)file[10] | (uint32_t)file[11] << 8;
+            if (n > header + 8) {
+                memcpy(work, file, n);
+                put_u32(work + 16, (uint32_t)n);
+                put_u32(work + 28, (uint32_t)((n - header - 4) / 4));
+                fix_crc(work, n);
+                try_open(work, n);
+            }
+        }
+    }
+    /* extended */
+    memcpy(work, file, size);
+    memset(work + size, 0, 64);
+    try_open(work, size + 4);
+    try_open(work, size + 64);
+    /* random multi-byte damage, fixed seed */
+    for (int t = 0; t < 6000; t++) {
+        memcpy(work, file, size);
+        int flips = 1 + (int)below(8);
+        int arcs_only = t % 3 == 0;
+        uint32_t header = (uint32_t)file[10] | (uint32_t)file[11] << 8;
+        for (int f = 0; f < flips; f++) {
+            size_t at = arcs_only ? header + below((uint32_t)(size - header - 4)) : below((uint32_t)size);
+            if (below(2)) work[at] ^= (uint8_t)(1u << below(8));
+            else work[at] = (uint8_t)rnd();
+        }
+        if (t % 4 != 0) fix_crc(work, size);
+        try_open(work, size);
+    }
+    free(work);
+}
+
+/* gd_build documents name = NULL with name_size = 0 as allowed (its argument check lets it
+ * through); run alone so that a failure here is reported separately. */
+static int test_null_name(void)
+{
+    size_t alpha_size;
+    uint8_t *alphabet = english_alphabet(&alpha_size);
+    uint8_t words[3] = {1, 0, 2};
+    uint8_t *file = NULL;
+    size_t size = 0;
+    gd_error err;
+    int rc = gd_build(words, sizeof words, 26, alphabet, alpha_size, NULL, 0, &file, &size, NULL, NULL, &err);
+    CHECK(rc == GD_OK, "build without a name: %s", err.message);
+    if (rc == GD_OK) open_and_exercise(file, size, 1);
+    gd_free(file);
+    if (failures) return 1;
+    printf("OK: built without a name\n");
+    return 0;
+}
+
+/* gd_lexicon_open lets data = NULL through when size is 0 (an empty file): it must say
+ * "truncated" or "bad magic" without passing NULL to memcmp. */
+static int test_null_data(void)
+{
+    gd_lexicon lex;
+    gd_error err;
+    int rc = gd_lexicon_open(&lex, NULL, 0, NULL, &err);
+    CHECK(rc == GD_ERR_FORMAT, "empty input: rc %d", rc);
+    if (failures) return 1;
+    printf("OK: NULL, 0 rejected: %s\n", err.message);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "null-name") == 0) return test_null_name();
+    if (argc > 1 && strcmp(argv[1], "null-data") == 0) return test_null_data();
+    uint8_t *file;
+    size_t size;
+    test_embedded(&file, &size);
+    test_builder();
+    test_damage(file, size);
+    gd_free(file);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried\n", size, attempts, opened_count);
+    return 0;
+}

@@ -1,0 +1,293 @@
+"""`gaddag-solver solve`: its JSON output against the brute-force oracle (tests/oracle.py) on a
+small lexicon built here, the other formats, batch mode with bad lines, and the one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gaddag_solver import Rules, build_gaddag, parse_cgp
+from gaddag_solver.cli import main
+from oracle import OracleRules, expected_to_placements, generate
+
+ENGLISH = Rules.load("english")
+REPO = Path(__file__).resolve().parent.parent
+
+WORDS = sorted(
+    set(
+        """
+        AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO BY DA DE DO ED EH EL EM EN ER ES
+        EX FA GO HA HE HI HM HO ID IF IN IS IT JO KA LA LI LO MA ME MI MO MU MY NA NE NO NU OD OE OF
+        OH OI OM ON OP OR OS OW OX OY PA PE PI QI RE SH SI SO TA TI TO UH UM UN UP US UT WE WO XI XU
+        YA YE YO ZA ZO CAT CATS CAR CARS CARE CARES CARET CARETS RACE RACES TEA TEAS EAT EATS ATE
+        SEA SEAT EAST ETA ETAS RAT RATS STAR TAR TARS ARE ARES EAR EARS ERA ERAS SEAR RATE RATES
+        STARE TEAR TEARS ASTER TASER TARES CRATE CRATES REACT REACTS TRACE TRACES CASTER RECAST
+        QUA QAT QATS ZEA ZEAS ZOA AXE AXES TAX TAXES OXEN NET NETS TEN TENS SENT NEST
+        """.split()
+    )
+)
+
+EMPTY = "/".join(["15"] * 15)
+
+
+def cgp(rows: dict[int, str], rack: str, extra: str = "0/0 0") -> str:
+    fields = ["15"] * 15
+    for row, text in rows.items():
+        fields[row] = text
+    return f"{'/'.join(fields)} {rack}/ {extra}"
+
+
+POSITIONS = [
+    f"{EMPTY} CARETS?/ 0/0 0",
+    cgp({7: "6CARE5", 8: "9A5", 9: "9T5"}, "AEIRST?"),
+    cgp({5: "8Q6", 6: "8I6", 7: "6CArE5", 8: "9A5", 9: "6TAXES4"}, "QATZOXE"),
+    cgp({7: "6CARE5"}, "ESNT"),
+]
+
+
+@pytest.fixture(scope="module")
+def lexicon_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    data, _report = build_gaddag(WORDS, ENGLISH.alphabet, name="small")
+    path = tmp_path_factory.mktemp("lexicon") / "small.gaddag"
+    path.write_bytes(data)
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def oracle_plays(line: str) -> set:
+    position = parse_cgp(line, ENGLISH)
+    rack = str(position.rack)
+    return generate(position.board.grid(), rack, set(WORDS), OracleRules.english())
+
+
+def json_plays(line: str, result: dict) -> set:
+    grid = parse_cgp(line, ENGLISH).board.grid()
+    return {
+        (
+            expected_to_placements(
+                grid, move["row"], move["col"], "H" if move["direction"] == "across" else "V", move["word"]
+            ),
+            move["score"],
+        )
+        for move in result["moves"]
+    }
+
+
+# ---- against the oracle ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", POSITIONS)
+def test_json_output_matches_the_oracle(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, line: str
+) -> None:
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "json")
+    assert code == 0, err
+    result = json.loads(out)
+    want = oracle_plays(line)
+    assert result["count"] == len(result["moves"]) == len(want)  # json lists every play by default
+    assert json_plays(line, result) == want
+    scores = [move["score"] for move in result["moves"]]
+    assert scores == sorted(scores, reverse=True)
+    rack = str(parse_cgp(line, ENGLISH).rack)
+    for move in result["moves"]:
+        assert set(move) >= {"row", "col", "direction", "word", "score", "coord", "tiles_used", "leave"}
+        assert sorted(move["tiles_used"] + move["leave"]) == sorted(rack)
+        column = chr(ord("A") + move["col"])
+        expected = (
+            f"{move['row'] + 1}{column}" if move["direction"] == "across" else f"{column}{move['row'] + 1}"
+        )
+        assert move["coord"] == expected
+
+
+def test_top_and_all(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
+    line = POSITIONS[1]
+    _, out, _ = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "jsonl", "--all")
+    everything = json.loads(out)
+    assert everything["count"] == len(everything["moves"]) > 100
+    _, out, _ = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "json", "--top", "5")
+    top = json.loads(out)
+    assert top["count"] == everything["count"]  # the total, though only 5 are listed
+    assert top["moves"] == everything["moves"][:5]
+
+
+def test_words_formed(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
+    line = POSITIONS[2]
+    code, out, _ = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "json", "--words")
+    assert code == 0
+    moves = json.loads(out)["moves"]
+    crossing = 0
+    for move in moves:
+        words = move["words"]
+        assert words[0]["word"] == move["word"]
+        bingo = 50 if len(move["tiles_used"]) == 7 else 0
+        assert sum(word["score"] for word in words) + bingo == move["score"]
+        crossing += len(words) > 1
+    assert crossing > 0
+
+
+# ---- formats --------------------------------------------------------------------------------------------
+
+
+def test_table(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
+    code, out, _ = run(capsys, "--lexicon", lexicon_path, "--cgp", POSITIONS[1])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["coord", "word", "score", "leave"]
+    rows = lines[1:-1]
+    assert len(rows) == 10  # the default for a table
+    score_end = lines[0].index("score") + len("score")
+    for row in rows:
+        assert row[score_end - 1].isdigit() and row[score_end : score_end + 1] in ("", " ")  # right-aligned
+    total = len(oracle_plays(POSITIONS[1]))
+    assert lines[-1] == f"{total:,} plays; the best 10 shown"
+    _, json_out, _ = run(
+        capsys, "--lexicon", lexicon_path, "--cgp", POSITIONS[1], "--format", "json", "--top", "10"
+    )
+    best = json.loads(json_out)["moves"]
+    assert [row.split()[:3] for row in rows] == [[m["coord"], m["word"], str(m["score"])] for m in best]
+
+
+def test_tsv(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
+    code, out, _ = run(capsys, "--lexicon", lexicon_path, "--cgp", POSITIONS[3], "--format", "tsv")
+    assert code == 0
+    header, *rows = out.splitlines()
+    assert header.split("\t") == ["coord", "word", "score", "leave", "row", "col", "direction", "tiles_used"]
+    assert len(rows) == len(oracle_plays(POSITIONS[3]))
+    assert all(len(row.split("\t")) == 8 for row in rows)
+
+
+def test_board_file_and_rack(capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path) -> None:
+    position = parse_cgp(POSITIONS[1], ENGLISH)
+    board_file = tmp_path / "board.txt"
+    board_file.write_text(position.board.to_text(), encoding="utf-8")
+    argv = [
+        "--lexicon",
+        lexicon_path,
+        "--board",
+        str(board_file),
+        "--rack",
+        "aeirst?",
+        "--all",
+        "--format",
+        "json",
+    ]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert json_plays(POSITIONS[1], json.loads(out)) == oracle_plays(POSITIONS[1])
+    # the positions.txt block form: the rack on the line after the board
+    board_file.write_text(position.board.to_text() + "AEIRST?\n", encoding="utf-8")
+    code, out2, _ = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--format", "json")
+    assert code == 0 and json.loads(out2) == json.loads(out)
+
+
+# ---- batch --------------------------------------------------------------------------------------------
+
+
+def test_batch_with_bad_lines(capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path) -> None:
+    bad_rack = f"{EMPTY} AB1/ 0/0 0"
+    bad_board = "/".join(["15"] * 14) + " AB/ 0/0 0"
+    lines = [POSITIONS[0], "", "# a comment", bad_rack, POSITIONS[1], bad_board, POSITIONS[3]]
+    batch = tmp_path / "positions.cgp"
+    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--batch", str(batch))
+    assert code == 1  # some lines failed
+    results = [json.loads(text) for text in out.splitlines()]
+    assert [result["line"] for result in results] == [1, 4, 5, 6, 7]
+    assert results[1] == {
+        "line": 4,
+        "error": "CGP rack: rack tile '1' is not a letter of the english alphabet",
+    }
+    assert results[3] == {"line": 6, "error": "CGP board has 14 rows, the english rules need 15"}
+    for result, line in ((results[0], POSITIONS[0]), (results[2], POSITIONS[1]), (results[4], POSITIONS[3])):
+        assert result["count"] == len(result["moves"])
+        assert json_plays(line, result) == oracle_plays(line)
+    assert "Traceback" not in err
+
+
+def test_batch_all_good(capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path) -> None:
+    batch = tmp_path / "positions.cgp"
+    batch.write_text("\n".join(POSITIONS), encoding="utf-8")
+    code, out, _ = run(capsys, "--lexicon", lexicon_path, "--batch", str(batch), "--top", "3")
+    assert code == 0
+    results = [json.loads(text) for text in out.splitlines()]
+    assert [len(result["moves"]) for result in results] == [3, 3, 3, 3]
+    assert [result["count"] for result in results] == [len(oracle_plays(line)) for line in POSITIONS]
+
+
+# ---- errors and warnings ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--lexicon", "no-such-lexicon", "--cgp", POSITIONS[0]],
+            "error: no lexicon named 'no-such-lexicon'",
+        ),
+        (["--cgp", f"{EMPTY} AB1/ 0/0 0"], "error: CGP rack: rack tile '1' is not a letter of the english"),
+        (["--cgp", POSITIONS[0], "--rack", "AEIOUXYZ"], "error: rack 'AEIOUXYZ' has 8 tiles"),
+        (["--cgp", cgp({0: "QI13"}, "AB")], "error: CGP board: the start square H8 is empty"),
+        (["--cgp", cgp({7: "6CARE5", 9: "9T5"}, "AB")], "error: CGP board: floating tile T at J10"),
+        (["--rules", "nonesuch", "--cgp", POSITIONS[0]], "error: unknown ruleset 'nonesuch'"),
+        (
+            ["--rules", "polish", "--cgp", "/".join(["15"] * 15) + " Ą/"],
+            "error: lexicon 'small' has the alphabet",
+        ),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, argv: list[str], message: str
+) -> None:
+    if "--lexicon" not in argv:
+        argv = ["--lexicon", lexicon_path, *argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 1
+    assert out == ""
+    assert err.startswith(message), err
+    assert err.count("\n") == 1
+
+
+def test_bad_board_file(capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path) -> None:
+    board_file = tmp_path / "board.txt"
+    board_file.write_text(("." * 15 + "\n") * 7 + ".......CAж" + "." * 5 + "\n" + ("." * 15 + "\n") * 7)
+    code, _, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AB")
+    assert (code, err) == (1, "error: square J8: 'ж' is not a letter of the english alphabet\n")
+    code, _, err = run(
+        capsys, "--lexicon", lexicon_path, "--board", str(tmp_path / "missing.txt"), "--rack", "AB"
+    )
+    assert code == 1 and err.startswith("error: ") and "missing.txt" in err
+
+
+def test_warnings_go_to_stderr(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
+    line = cgp({7: "6ZAX6"}, "ZX??")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "jsonl")
+    assert code == 0
+    assert json.loads(out)["count"] == len(oracle_plays(line))
+    assert err.splitlines() == [
+        "warning: the board and rack hold 2 X tiles, but the english bag has only 1",
+        "warning: the board and rack hold 2 Z tiles, but the english bag has only 1",
+    ]
+
+
+def test_python_m_entry_point(lexicon_path: str) -> None:
+    command = [sys.executable, "-m", "gaddag_solver", "solve", "--lexicon", lexicon_path, "--format", "json"]
+    done = subprocess.run(
+        [*command, "--cgp", POSITIONS[1], "--top", "2"], capture_output=True, text=True, cwd=REPO
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert len(result["moves"]) == 2 and result["count"] == len(oracle_plays(POSITIONS[1]))
+    done = subprocess.run([*command, "--cgp", "nonsense"], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 1
+    assert (
+        done.stderr.startswith("error: CGP needs at least a board and a rack")
+        and "Traceback" not in done.stderr
+    )
