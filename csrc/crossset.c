@@ -1,6 +1,4 @@
 /* crossset.c — cross-sets, cross-scores and anchors of a board, computed from the GADDAG. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "gaddag_format.h"
@@ -8,29 +6,17 @@
 
 size_t gd_workspace_size(void) { return sizeof(gd_workspace); }
 
-int gd_set_error(gd_error *err, int code, const char *fmt, ...)
-{
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        err->offset = 0;
-        vsnprintf(err->message, sizeof err->message, fmt, args);
-        va_end(args);
-    }
-    return code;
-}
-
 int gd_check_rules(const gd_rules *rules, gd_error *err)
 {
-    if (!rules) return gd_set_error(err, GD_ERR_ARGUMENT, "no rules given");
+    if (!rules) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no rules given");
     if (rules->rows < 1 || rules->cols < 1 || rules->rows > GD_MAX_DIM || rules->cols > GD_MAX_DIM ||
         rules->rows * rules->cols > GD_MAX_SQUARES)
-        return gd_set_error(err, GD_ERR_ARGUMENT, "board of %u x %u squares is not supported (at most %d x %d)",
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "board of %u x %u squares is not supported (at most %d x %d)",
                             rules->rows, rules->cols, GD_MAX_DIM, GD_MAX_DIM);
     if (rules->start_row >= rules->rows || rules->start_col >= rules->cols)
-        return gd_set_error(err, GD_ERR_ARGUMENT, "start square is off the board");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "start square is off the board");
     if (rules->rack_size < 1 || rules->rack_size > GD_MAX_DIM)
-        return gd_set_error(err, GD_ERR_ARGUMENT, "rack size %u is out of range", rules->rack_size);
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "rack size %u is out of range", rules->rack_size);
     return GD_OK;
 }
 
@@ -77,7 +63,7 @@ static uint64_t cross_letters(const uint32_t *arcs, uint32_t root, const uint8_t
 
 int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace, gd_error *err)
 {
-    if (!lex || !lex->arcs || !board || !workspace) return gd_set_error(err, GD_ERR_ARGUMENT, "missing argument");
+    if (!lex || !lex->arcs || !board || !workspace) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     int rc = gd_check_rules(rules, err);
     if (rc) return rc;
     gd_workspace *ws = workspace;
@@ -92,7 +78,7 @@ int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boar
     for (uint32_t s = 0; s < rows * cols; s++) {
         uint8_t sq = board[s];
         if (sq && ((sq & 63) == 0 || (sq & 63) > lex->alphabet_size || (sq & GD_ON_BOARD_FLAG)))
-            return gd_set_error(err, GD_ERR_ARGUMENT, "square (%u, %u) holds an invalid tile code %u", s / cols,
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "square (%u, %u) holds an invalid tile code %u", s / cols,
                                 s % cols, sq);
         if (sq) empty = 0;
     }

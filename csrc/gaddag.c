@@ -8,7 +8,7 @@
 
 /* ---- errors --------------------------------------------------------------------------- */
 
-static int set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...)
+int gd_set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...)
 {
     if (err) {
         va_list args;
@@ -20,7 +20,7 @@ static int set_error(gd_error *err, int code, uint64_t offset, const char *fmt, 
     return code;
 }
 
-#define FORMAT_ERROR(offset, ...) set_error(err, GD_ERR_FORMAT, (uint64_t)(offset), __VA_ARGS__)
+#define FORMAT_ERROR(offset, ...) gd_set_error(err, GD_ERR_FORMAT, (uint64_t)(offset), __VA_ARGS__)
 
 /* ---- CRC-32 (slicing by 8; tables built on the stack, so no global state) ------------- */
 
@@ -106,13 +106,13 @@ static int host_is_little_endian(void)
 
 int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, gd_error *err)
 {
-    if (!lex) return set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
+    if (!lex) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
     memset(lex, 0, sizeof *lex);
-    if (!data && size) return set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
+    if (!data && size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
     if (!host_is_little_endian())
-        return set_error(err, GD_ERR_ARGUMENT, 0, "this build reads .gaddag arcs in place and needs a little-endian host");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "this build reads .gaddag arcs in place and needs a little-endian host");
     if (((uintptr_t)data & 3u) != 0)
-        return set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
 
     /* 1. fixed header */
     if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(data, GD_MAGIC, size) == 0))

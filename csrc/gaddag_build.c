@@ -9,8 +9,6 @@
  *    order that keeps every child after its parent (the acyclicity invariant the loader checks);
  * 5. write header, arcs and CRC-32.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,18 +19,6 @@
 #define KEY_SEP 1   /* key byte: separator; letter c is stored as c + 1 */
 #define MAX_SIBLINGS 64
 #define NO_HEIGHT 255
-
-static int build_error(gd_error *err, int code, const char *fmt, ...)
-{
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        err->offset = 0;
-        vsnprintf(err->message, sizeof err->message, fmt, args);
-        va_end(args);
-    }
-    return code;
-}
 
 static void report(gd_build_progress *progress, uint32_t phase, uint64_t done, uint64_t total)
 {
@@ -366,20 +352,20 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
              gd_build_stats *stats, gd_build_progress *progress, gd_error *err)
 {
     if (!out || !out_size || (!words && words_size) || (!alphabet && alphabet_size_bytes) || (!name && name_size))
-        return build_error(err, GD_ERR_ARGUMENT, "missing argument");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     *out = NULL;
     *out_size = 0;
     if (alphabet_size < 1 || alphabet_size > GD_MAX_ALPHABET)
-        return build_error(err, GD_ERR_ARGUMENT, "alphabet size %u is out of range (1..%d)", alphabet_size, GD_MAX_ALPHABET);
-    if (name_size > 255) return build_error(err, GD_ERR_ARGUMENT, "source name is longer than 255 bytes");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "alphabet size %u is out of range (1..%d)", alphabet_size, GD_MAX_ALPHABET);
+    if (name_size > 255) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "source name is longer than 255 bytes");
     /* the alphabet entries must be what the loader accepts */
     size_t apos = 0;
     for (uint32_t c = 0; c < alphabet_size; c++) {
         if (apos >= alphabet_size_bytes || alphabet[apos] < 1 || alphabet[apos] > 8)
-            return build_error(err, GD_ERR_ARGUMENT, "alphabet entry %u is malformed", c + 1);
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "alphabet entry %u is malformed", c + 1);
         apos += 1u + alphabet[apos];
     }
-    if (apos != alphabet_size_bytes) return build_error(err, GD_ERR_ARGUMENT, "alphabet bytes do not match its size");
+    if (apos != alphabet_size_bytes) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "alphabet bytes do not match its size");
 
     report(progress, 1, 0, words_size);
     /* 1. count and check words */
@@ -389,13 +375,13 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
         size_t j = i;
         while (j < words_size && words[j] != 0) {
             if (words[j] > alphabet_size)
-                return build_error(err, GD_ERR_ARGUMENT, "word %zu: letter code %u is outside the alphabet (1..%u)",
+                return gd_set_error(err, GD_ERR_ARGUMENT, 0, "word %zu: letter code %u is outside the alphabet (1..%u)",
                                    word_number + 1, words[j], alphabet_size);
             j++;
         }
         size_t length = j - i;
         if (length > GD_MAX_WORD)
-            return build_error(err, GD_ERR_ARGUMENT, "word %zu has %zu letters (at most %d)", word_number + 1, length,
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "word %zu has %zu letters (at most %d)", word_number + 1, length,
                                GD_MAX_WORD);
         if (length) {
             key_count += length;
@@ -404,17 +390,17 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
         }
         i = j + 1;
     }
-    if (key_count == 0) return build_error(err, GD_ERR_EMPTY, "no words to build from");
+    if (key_count == 0) return gd_set_error(err, GD_ERR_EMPTY, 0, "no words to build from");
 
     /* 2. expand into GADDAG strings and sort */
     size_t stride = longest + 1;
-    if (key_count > SIZE_MAX / stride / 2) return build_error(err, GD_ERR_NOMEM, "word list too large");
+    if (key_count > SIZE_MAX / stride / 2) return gd_set_error(err, GD_ERR_NOMEM, 0, "word list too large");
     uint8_t *keys = calloc(key_count, stride);
     uint8_t *tmp = malloc(key_count * stride);
     if (!keys || !tmp) {
         free(keys);
         free(tmp);
-        return build_error(err, GD_ERR_NOMEM, "out of memory for %llu strings", (unsigned long long)key_count);
+        return gd_set_error(err, GD_ERR_NOMEM, 0, "out of memory for %llu strings", (unsigned long long)key_count);
     }
     uint8_t *key = keys;
     for (size_t i = 0; i < words_size;) {
@@ -490,7 +476,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     report(progress, 4, 0, a.nodes);
     int laid = lay_out(&a, root, &lay, progress);
     if (laid < 0) {
-        rc = build_error(err, GD_ERR_ARGUMENT, "the GADDAG needs more than %u arcs", GD_MAX_ARCS);
+        rc = gd_set_error(err, GD_ERR_ARGUMENT, 0, "the GADDAG needs more than %u arcs", GD_MAX_ARCS);
         goto cleanup;
     }
     if (laid == 0) goto fail;
@@ -499,7 +485,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     size_t header_size = GD_HEADER_FIXED_SIZE + alphabet_size_bytes + name_size;
     header_size = (header_size + 3) & ~(size_t)3;
     if (header_size > 0xFFFF) {
-        rc = build_error(err, GD_ERR_ARGUMENT, "header too large");
+        rc = gd_set_error(err, GD_ERR_ARGUMENT, 0, "header too large");
         goto cleanup;
     }
     size_t size = header_size + 4 * (size_t)lay.arc_count + 4;
@@ -527,7 +513,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
             uint32_t k = a.first[id] + j;
             uint32_t child = a.children[k] ? lay.start[a.children[k]] : 0;
             if (child && child <= at + j) { /* would break the acyclicity invariant: a bug, never a file */
-                rc = build_error(err, GD_ERR_ARGUMENT, "internal error: layout puts a child before its parent");
+                rc = gd_set_error(err, GD_ERR_ARGUMENT, 0, "internal error: layout puts a child before its parent");
                 goto cleanup;
             }
             uint32_t word = (child << GD_ARC_CHILD_SHIFT) | a.labels[k];
@@ -552,7 +538,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     report(progress, 5, 1, 1);
     goto cleanup;
 fail:
-    rc = build_error(err, GD_ERR_NOMEM, "out of memory while building");
+    rc = gd_set_error(err, GD_ERR_NOMEM, 0, "out of memory while building");
 cleanup:
     free(keys);
     free(file);

@@ -4,6 +4,11 @@
 
 #include <stdint.h>
 
+#include "gaddag_solver.h"
+
+/* Fill `err` (when given) with a formatted message and offset; returns `code`. */
+int gd_set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...);
+
 #define GD_MAGIC "\x89GADDAG\n"
 #define GD_MAGIC_SIZE 8
 

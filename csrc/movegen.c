@@ -276,14 +276,14 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
                 gd_error *err)
 {
     if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
-        return gd_set_error(err, GD_ERR_ARGUMENT, "missing argument");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     *count = 0;
     int rc = gd_check_rules(rules, err);
     if (rc) return rc;
     const gd_workspace *ws = workspace;
     if (ws->magic != GD_WORKSPACE_MAGIC || ws->rows != rules->rows || ws->cols != rules->cols ||
         ws->alphabet_size != lex->alphabet_size)
-        return gd_set_error(err, GD_ERR_ARGUMENT, "the workspace was not prepared for this board and lexicon");
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the workspace was not prepared for this board and lexicon");
 
     line_walk w;
     w.arcs = lex->arcs;
@@ -306,7 +306,7 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
         w.tiles_left += rack_counts[c];
     }
     if (w.tiles_left > GD_MAX_DIM)
-        return gd_set_error(err, GD_ERR_ARGUMENT, "a rack of %u tiles is more than a line holds", w.tiles_left);
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);
 
     const int rows = (int)rules->rows, cols = (int)rules->cols;
     for (int direction = 0; direction < 2; direction++) {

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "gaddag_format.h"
 #include "gaddag_solver.h"
 
 #define GD_WORKSPACE_MAGIC 0x47445753u /* "GDWS": the workspace was prepared */
@@ -31,6 +32,5 @@ static inline int32_t gd_tile_value(const gd_rules *rules, uint8_t square)
 }
 
 int gd_check_rules(const gd_rules *rules, gd_error *err);
-int gd_set_error(gd_error *err, int code, const char *fmt, ...);
 
 #endif

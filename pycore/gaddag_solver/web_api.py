@@ -1,0 +1,439 @@
+"""The Python side of the web page: what the Web Worker (web/worker.js) calls inside Pyodide.
+
+Pure Python over the public API (the same code runs natively, where tests/test_web_api.py holds
+it to :class:`~gaddag_solver.solver.Solver`). Every entry point takes and returns JSON-ready
+dicts; bad input never raises but comes back as ``{"error": message, "field": name}`` with
+``field`` one of ``board``, ``rack``, ``lexicon``, ``rules``, ``cgp`` or ``request`` (and
+``square``, e.g. ``"H8"``, when the message names one).
+
+- :func:`load_lexicon` ``(name, data, rules)``: validate a lexicon's bytes once and keep it.
+  ``data`` is bytes, or (inside Pyodide) the JS ``Uint8Array`` itself, copied once with
+  ``.to_bytes()``; the C core then reads those bytes in place.
+- :func:`solve` ``(request)``: the plays of a position. The page asks for ``"format":
+  "records"``: the core's gd_move records as they are (``record_size`` bytes each, unsorted) —
+  a two-blank rack has 60,000 plays and building a Python object per play would cost more than
+  generating them, so web/moves.js reads, ranks, filters and formats the records in the page
+  (only the rows shown are ever turned into text). ``"format": "moves"`` gives the best
+  ``top`` plays as dicts instead (coord, word, score, tiles_used, leave, tiles, length…),
+  ranked as the Solver ranks them.
+- :func:`parse_cgp` / :func:`format_cgp`: import and export a position as a CGP line.
+- :func:`bench`: move generation alone, per position, on prepared boards (the benchmark the
+  page runs in the browser).
+- :func:`call`: the one door the worker uses: ``call(kind, json_text, data)`` →
+  ``(json_text, records or None)``, so no Python object crosses into JavaScript.
+
+``rules_data`` and ``lexicon_info`` describe rulesets and lexicons for the page
+(scripts/build_site.py writes them to rules.json and lexicons.json).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .alphabet import AlphabetError
+from .board import Board, PositionError, letter_tokens, position_warnings, square_name, tile_code
+from .cgp import Position
+from .cgp import format_cgp as _format_cgp
+from .cgp import parse_cgp as _parse_cgp
+from .lexicon import Lexicon, LexiconFormatError
+from .move import MOVE_RECORD
+from .rack import Rack, RackError
+from .rules import Rules, RulesError, available_rules
+from .solver import LexiconMismatchError, Solver
+
+RECORD_SIZE = MOVE_RECORD.size
+RECORD_LAYOUT = "<i5B3x32s: int32 score; uint8 row, col, direction (0 across), length, tiles_placed; word[32]"
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_SQUARE_IN_MESSAGE = re.compile(r"\b(?:square|at|tile \S+ at) ([A-Z]{1,2}[0-9]{1,2})\b")
+
+_lexicons: dict[str, Lexicon] = {}
+_solvers: dict[tuple[str, str], Solver] = {}
+_rules: dict[str, Rules] = {}
+
+
+class ApiError(Exception):
+    """Bad input: reported to the page as {"error": message, "field": field}."""
+
+    def __init__(self, message: str, field: str = "request") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _error(message: str, field: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"error": message, "field": field}
+    match = _SQUARE_IN_MESSAGE.search(message)
+    if match and field in ("board", "cgp"):
+        out["square"] = match.group(1)
+    return out
+
+
+# ---- descriptions for the page -------------------------------------------------------------------
+
+
+def rules_data(name: str) -> dict[str, Any]:
+    """What the page needs to draw and edit a board for a ruleset (one entry of rules.json)."""
+    rules = get_rules(name)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "language": rules.language,
+        "rows": rules.rows,
+        "cols": rules.cols,
+        "layout": ["".join(row) for row in rules.premiums],
+        "start": list(rules.start),
+        "start_doubles": rules.start_doubles,
+        "rack_size": rules.rack_size,
+        "bingo_bonus": rules.bingo_bonus,
+        "letters": list(rules.alphabet.letters),
+        "values": list(rules.values),
+        "counts": list(rules.counts),
+        "blanks": rules.blanks,
+        "blank_value": rules.blank_value,
+        "fold": dict(rules.alphabet.fold),
+        "default_lexicon": rules.default_lexicon,
+    }
+
+
+def all_rules_data() -> dict[str, Any]:
+    """rules.json: every shipped ruleset, the default first."""
+    names = available_rules()
+    return {"default": names[0], "rules": [rules_data(name) for name in names]}
+
+
+def compatible_rules(lexicon: Lexicon) -> list[str]:
+    """The shipped rulesets spelled with the lexicon's letters (the default first)."""
+    return [name for name in available_rules() if get_rules(name).alphabet == lexicon.alphabet]
+
+
+def lexicon_info(name: str, lexicon: Lexicon) -> dict[str, Any]:
+    """One entry of lexicons.json: name, the rulesets it serves, words and file bytes."""
+    return {
+        "name": name,
+        "source_name": lexicon.name,
+        "rules": compatible_rules(lexicon),
+        "words": lexicon.stats.words,
+        "bytes": lexicon.stats.bytes,
+        "max_word_length": lexicon.stats.max_word_length,
+    }
+
+
+# ---- state ----------------------------------------------------------------------------------------
+
+
+def get_rules(name: object) -> Rules:
+    if not isinstance(name, str) or not name:
+        raise ApiError(f"a ruleset name is needed, not {name!r}", "rules")
+    rules = _rules.get(name)
+    if rules is None:
+        try:
+            rules = Rules.load(name)
+        except RulesError as exc:
+            raise ApiError(str(exc), "rules") from None
+        _rules[name] = rules
+    return rules
+
+
+def _lexicon(name: object) -> Lexicon:
+    if not isinstance(name, str) or not name:
+        raise ApiError(f"a lexicon name is needed, not {name!r}", "lexicon")
+    lexicon = _lexicons.get(name)
+    if lexicon is None:
+        loaded = ", ".join(sorted(_lexicons)) or "none"
+        raise ApiError(f"unknown lexicon {name!r} (loaded: {loaded})", "lexicon")
+    return lexicon
+
+
+def _solver(lexicon_name: object, rules_name: object) -> Solver:
+    rules = get_rules(rules_name)
+    lexicon = _lexicon(lexicon_name)
+    key = (str(lexicon_name), rules.name)
+    solver = _solvers.get(key)
+    if solver is None:
+        try:
+            solver = Solver(lexicon, rules)
+        except LexiconMismatchError as exc:
+            raise ApiError(str(exc), "lexicon") from None
+        _solvers[key] = solver
+    return solver
+
+
+def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[str, Any]:
+    """Validate a lexicon's bytes and keep it under ``name`` (replacing one of that name).
+
+    ``data``: bytes, or an object with ``to_bytes()`` (a Pyodide JsProxy of a Uint8Array: the
+    one copy from JavaScript memory into Python). ``rules_name``: the ruleset it is used with;
+    a lexicon spelled with other letters is refused.
+    """
+    try:
+        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
+            raise ApiError(f"{name!r} is not a lexicon name", "lexicon")
+        started = time.perf_counter()
+        if not isinstance(data, bytes | bytearray | memoryview):
+            data = data.to_bytes()
+        copied = time.perf_counter()
+        rules = get_rules(rules_name) if rules_name else None
+        try:
+            lexicon = Lexicon.load(bytes(data) if not isinstance(data, bytes) else data, rules=rules)
+        except LexiconFormatError as exc:
+            raise ApiError(f"lexicon {name!r} is not a valid .gaddag file: {exc}", "lexicon") from None
+        except AlphabetError as exc:
+            raise ApiError(f"lexicon {name!r} does not fit the {rules_name} rules: {exc}", "lexicon") from None
+        finished = time.perf_counter()
+        _lexicons[name] = lexicon
+        for key in [key for key in _solvers if key[0] == name]:
+            del _solvers[key]
+        info = lexicon_info(name, lexicon)
+        info["ms"] = {"copy": (copied - started) * 1e3, "load": (finished - copied) * 1e3}
+        return info
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def loaded_lexicons() -> list[str]:
+    return sorted(_lexicons)
+
+
+# ---- positions ------------------------------------------------------------------------------------
+
+
+def _board(rows: object, rules: Rules, *, check: bool = True) -> Board:
+    """A Board from the page's rows (``.`` empty, letters, lower case for blanks, ``[CH]``)."""
+    if isinstance(rows, str):
+        rows = [line for line in re.split(r"[\n/]", rows) if line.strip()]
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise ApiError("the board must be a list of row strings", "board")
+    try:
+        if check:
+            return Board.from_rows(rows, rules)
+        # unchecked (for export): letters must be known, connectivity is not required
+        if len(rows) != rules.rows:
+            raise PositionError(f"board has {len(rows)} rows, the {rules.name} rules need {rules.rows}")
+        codes = bytearray()
+        for r, line in enumerate(rows):
+            tokens = [token for _, token in letter_tokens(line)]
+            if len(tokens) != rules.cols:
+                raise PositionError(f"board row {r + 1} has {len(tokens)} squares, not {rules.cols}")
+            for c, token in enumerate(tokens):
+                try:
+                    codes.append(0 if token == "." else tile_code(token, rules.alphabet))
+                except AlphabetError:
+                    raise PositionError(
+                        f"square {square_name(r, c)}: {token!r} is not a letter of the {rules.name} alphabet"
+                    ) from None
+        return Board(rules, bytes(codes), check=False)
+    except ValueError as exc:  # PositionError, or a bracket error from letter_tokens
+        raise ApiError(str(exc), "board") from None
+
+
+def _rack(text: object, rules: Rules) -> Rack:
+    if not isinstance(text, str):
+        raise ApiError("the rack must be text", "rack")
+    if not text.strip():
+        raise ApiError("the rack is empty: type your tiles (? for a blank)", "rack")
+    try:
+        return Rack(text, rules)
+    except RackError as exc:
+        raise ApiError(str(exc), "rack") from None
+
+
+def solve(request: dict[str, Any]) -> dict[str, Any]:
+    """The plays of a position.
+
+    request: ``lexicon`` (a loaded lexicon's name), ``rules`` (ruleset name), ``board`` (rows as
+    text), ``rack`` (text, ``?`` for a blank), ``format`` (``"moves"``, the default, or
+    ``"records"``), ``top`` (moves format only: the best ``top``; default all).
+
+    Returns ``count`` (every play), ``ms`` (``parse``, ``generate``, ``total``), ``rack`` (the
+    rack's tiles), ``warnings`` (an unlikely position, e.g. more Z tiles than the bag holds),
+    and either ``moves`` (dicts, best first) or ``records`` (bytes: ``count`` gd_move records of
+    ``record_size`` bytes, unsorted).
+    """
+    try:
+        started = time.perf_counter()
+        if not isinstance(request, dict):
+            raise ApiError("the request must be an object", "request")
+        kind = request.get("format", "moves")
+        if kind not in ("moves", "records"):
+            raise ApiError(f"format must be 'moves' or 'records', not {kind!r}", "request")
+        solver = _solver(request.get("lexicon"), request.get("rules"))
+        rules = solver.rules
+        board = _board(request.get("board"), rules)
+        rack = _rack(request.get("rack"), rules)
+        warnings = position_warnings(board, rack, rules)
+        parsed = time.perf_counter()
+        out: dict[str, Any] = {"rack": list(rack.tiles), "warnings": warnings}
+        if kind == "records":
+            count, records = solver.solve_raw(board, rack)
+            generated = time.perf_counter()
+            out.update(count=count, records=records, record_size=RECORD_SIZE)
+        else:
+            top = request.get("top")
+            if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+                raise ApiError(f"top must be a whole number, not {top!r}", "request")
+            count, moves = solver.solve_counted(board, rack, top, warn=False)
+            generated = time.perf_counter()
+            out.update(count=count, moves=[move_dict(move) for move in moves])
+        finished = time.perf_counter()
+        out["ms"] = {
+            "parse": (parsed - started) * 1e3,
+            "generate": (generated - parsed) * 1e3,
+            "total": (finished - started) * 1e3,
+        }
+        return out
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def move_dict(move: Any) -> dict[str, Any]:
+    """A Move as the page shows it: to_dict() plus the tiles placed and the word's length."""
+    out = move.to_dict()
+    out["tiles"] = [[row, col, letter, blank] for row, col, letter, blank in move.tiles]
+    out["length"] = move.length
+    return out
+
+
+# ---- CGP ------------------------------------------------------------------------------------------
+
+
+def parse_cgp(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"cgp": line, "rules": name}`` → ``{"board": rows, "rack": text, "lexicon": the lex
+    opcode or None, "scores": [a, b]}``."""
+    try:
+        rules = get_rules(request.get("rules"))
+        line = request.get("cgp")
+        if not isinstance(line, str) or not line.strip():
+            raise ApiError("paste a CGP line first", "cgp")
+        try:
+            position = _parse_cgp(line, rules)
+        except PositionError as exc:
+            raise ApiError(str(exc), "cgp") from None
+        return {
+            "board": position.board.to_rows(),
+            "rack": str(position.rack),
+            "lexicon": position.lexicon,
+            "scores": list(position.scores),
+        }
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def format_cgp(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"board": rows, "rack": text, "rules": name, "lexicon": name}`` → ``{"cgp": line}``.
+    The board need not be a legal position yet (floating tiles are exported as they are)."""
+    try:
+        rules = get_rules(request.get("rules"))
+        board = _board(request.get("board"), rules, check=False)
+        rack_text = request.get("rack") or ""
+        if not isinstance(rack_text, str):
+            raise ApiError("the rack must be text", "rack")
+        try:
+            rack = Rack(rack_text, rules)
+        except RackError as exc:
+            raise ApiError(str(exc), "rack") from None
+        lexicon = request.get("lexicon")
+        opcodes = {"lex": lexicon} if isinstance(lexicon, str) and lexicon else {}
+        return {"cgp": _format_cgp(Position(board, rack, None, (0, 0), 0, opcodes))}
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+# ---- benchmark -----------------------------------------------------------------------------------
+
+
+def parse_positions(text: str, rules: Rules) -> list[tuple[Board, Rack]]:
+    """Blocks of ``rules.rows`` board lines and one rack line, separated by blank lines
+    (tests/data/sowpods/positions.txt)."""
+    positions = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
+        if len(lines) != rules.rows + 1:
+            raise ApiError(f"a position needs {rules.rows} board lines and a rack line", "request")
+        positions.append((Board.from_rows(lines[:-1], rules), Rack(lines[-1], rules)))
+    return positions
+
+
+def bench(request: dict[str, Any]) -> dict[str, Any]:
+    """Move generation alone: for each position, the board is prepared once (cross-sets), then
+    ``Solver.solve_raw`` is timed over repeated calls (at least ``min_ms`` per position, default
+    20 ms) and the mean per call is the position's figure.
+
+    request: ``lexicon``, ``rules``, ``positions`` (text, see :func:`parse_positions`),
+    ``min_ms``. Returns ``us`` (per position), ``median_us``, ``mean_us``, ``moves`` (plays per
+    position) and ``calls``.
+    """
+    try:
+        solver = _solver(request.get("lexicon"), request.get("rules"))
+        text = request.get("positions")
+        if not isinstance(text, str):
+            raise ApiError("positions must be text", "request")
+        try:
+            positions = parse_positions(text, solver.rules)
+        except PositionError as exc:
+            raise ApiError(str(exc), "request") from None
+        min_s = float(request.get("min_ms", 20)) / 1e3
+        clock = time.perf_counter
+        per_position: list[float] = []
+        moves: list[int] = []
+        calls: list[int] = []
+        for board, rack in positions:
+            count, _ = solver.solve_raw(board, rack)  # prepares the board
+            moves.append(count)
+            n = 0
+            started = clock()
+            elapsed = 0.0
+            while elapsed < min_s or n < 3:
+                solver.solve_raw(board, rack)
+                n += 1
+                elapsed = clock() - started
+            per_position.append(elapsed / n * 1e6)
+            calls.append(n)
+        return {
+            "positions": len(positions),
+            "us": per_position,
+            "median_us": statistics.median(per_position) if per_position else 0.0,
+            "mean_us": statistics.fmean(per_position) if per_position else 0.0,
+            "moves": moves,
+            "calls": calls,
+        }
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+# ---- the worker's door -----------------------------------------------------------------------------
+
+_HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "solve": solve,
+    "parse_cgp": parse_cgp,
+    "format_cgp": format_cgp,
+    "bench": bench,
+}
+
+
+def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
+    """Run one request for the worker: ``kind`` (``load_lexicon``, ``solve``, ``parse_cgp``,
+    ``format_cgp``, ``bench``), the request as JSON, and for ``load_lexicon`` the file's bytes.
+    Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
+    try:
+        request = json.loads(request_json)
+        if not isinstance(request, dict):
+            raise ApiError("the request must be a JSON object", "request")
+        if kind == "load_lexicon":
+            result = load_lexicon(request.get("name"), data, request.get("rules"))
+        elif kind in _HANDLERS:
+            result = _HANDLERS[kind](request)
+        else:
+            raise ApiError(f"unknown request {kind!r}", "request")
+    except ApiError as exc:
+        result = _error(exc.message, exc.field)
+    except json.JSONDecodeError as exc:
+        result = _error(f"the request is not JSON: {exc}", "request")
+    except Exception as exc:  # a bug, not bad input: still answer, with what went wrong
+        result = _error(f"internal error: {type(exc).__name__}: {exc}", "internal")
+    records = result.pop("records", None)
+    return json.dumps(result), records
