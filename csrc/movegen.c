@@ -15,6 +15,8 @@
 #include "gaddag_format.h"
 #include "movegen_internal.h"
 
+#define MAX_LIST 64 /* a sibling list holds the separator and at most 63 letters */
+
 typedef struct line_walk {
     const uint32_t *arcs;
     const gd_rules *rules;
@@ -33,6 +35,7 @@ typedef struct line_walk {
     int32_t values[64];
     uint8_t rack[64];      /* tiles of each letter on the rack (blanks not included) */
     uint8_t used[64];      /* tiles of each letter placed so far, blanks included */
+    uint64_t unused_letters; /* bit c: a rack tile of letter c is still unused */
     unsigned blanks;       /* blanks on the rack */
     unsigned blanks_needed; /* placed letters beyond the rack's own tiles: blanks must cover them */
     unsigned tiles_left;
@@ -229,33 +232,47 @@ static void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, i
             return;                                                                                         \
         }                                                                                                   \
         if (!w->tiles_left) return;                                                                         \
-        const uint64_t allowed = w->cross_set[pos];                                                         \
+        /* the cross-set, narrowed to the rack's unused letters once the blanks are all needed */        \
+        const uint64_t allowed =                                                                            \
+            w->cross_set[pos] & (w->blanks_needed < w->blanks ? ~0ull : w->unused_letters);                 \
+        if (!allowed) return;                                                                               \
+        const unsigned highest = 63u - (unsigned)__builtin_clzll(allowed);                                  \
         const int32_t lm = w->letter_multiplier[pos], wm = w->word_multiplier[pos];                         \
         const int crossing = w->has_cross[pos];                                                             \
         const int32_t cross_base = w->cross_score[pos];                                                     \
+        /* Pass 1, without data-dependent branches: the arcs whose letter may go here. Pass 2
+         * walks only those, so the walk's branches are the ones that do real work. */       \
+        uint32_t candidate[MAX_LIST];                                                                       \
+        unsigned candidates = 0;                                                                            \
         for (uint32_t index = list;; index++) {                                                             \
             uint32_t arc = w->arcs[index];                                                                  \
             unsigned letter = gd_arc_letter(arc);                                                           \
-            if ((allowed >> letter) & 1u) {                                                                 \
-                unsigned beyond = w->used[letter] >= w->rack[letter]; /* a blank must cover it */          \
-                if (!beyond || w->blanks_needed < w->blanks) {                                              \
-                    w->used[letter]++;                                                                      \
-                    w->blanks_needed += beyond;                                                             \
-                    w->tiles_left--;                                                                        \
-                    w->placed_at[placed] = (uint8_t)pos;                                                    \
-                    w->word[pos] = (uint8_t)letter;                                                         \
-                    int32_t letter_score = w->values[letter] * lm;                                          \
-                    int32_t next_main = main_sum + letter_score;                                            \
-                    int32_t next_multiplier = word_multiplier * wm;                                         \
-                    int32_t next_cross = cross_sum + (crossing ? (cross_base + letter_score) * wm : 0);     \
-                    unsigned next_placed = placed + 1;                                                      \
-                    NEXT_CALL;                                                                              \
-                    w->tiles_left++;                                                                        \
-                    w->blanks_needed -= beyond;                                                             \
-                    w->used[letter]--;                                                                      \
-                }                                                                                           \
-            }                                                                                               \
-            if (gd_arc_last(arc)) break;                                                                    \
+            candidate[candidates] = index;                                                                  \
+            candidates += (unsigned)((allowed >> letter) & 1u);                                             \
+            if ((arc & GD_ARC_LAST) | (letter >= highest)) break; /* lists are sorted by letter */          \
+        }                                                                                                   \
+        for (unsigned k = 0; k < candidates; k++) {                                                         \
+            const uint32_t index = candidate[k];                                                            \
+            const unsigned letter = gd_arc_letter(w->arcs[index]);                                          \
+            /* `allowed` holds only letters a rack tile or a spare blank can cover */                       \
+            const unsigned beyond = w->used[letter] >= w->rack[letter]; /* so a blank covers it */          \
+            w->used[letter]++;                                                                              \
+            const uint64_t unused_before = w->unused_letters;                                              \
+            if (w->used[letter] >= w->rack[letter]) w->unused_letters &= ~(1ull << letter);                \
+            w->blanks_needed += beyond;                                                                     \
+            w->tiles_left--;                                                                                \
+            w->placed_at[placed] = (uint8_t)pos;                                                            \
+            w->word[pos] = (uint8_t)letter;                                                                 \
+            int32_t letter_score = w->values[letter] * lm;                                                  \
+            int32_t next_main = main_sum + letter_score;                                                    \
+            int32_t next_multiplier = word_multiplier * wm;                                                 \
+            int32_t next_cross = cross_sum + (crossing ? (cross_base + letter_score) * wm : 0);             \
+            unsigned next_placed = placed + 1;                                                              \
+            NEXT_CALL;                                                                                      \
+            w->tiles_left++;                                                                                \
+            w->blanks_needed -= beyond;                                                                     \
+            w->used[letter]--;                                                                              \
+            w->unused_letters = unused_before;                                                              \
         }                                                                                                   \
     } while (0)
 
@@ -298,12 +315,14 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     memset(w.rack, 0, sizeof w.rack);
     memset(w.used, 0, sizeof w.used);
     w.blanks = rack_counts[0];
+    w.unused_letters = 0;
     w.blanks_needed = 0;
     w.placed_count = 0;
     w.tiles_left = rack_counts[0];
     for (unsigned c = 1; c <= lex->alphabet_size; c++) {
         w.rack[c] = rack_counts[c];
         w.tiles_left += rack_counts[c];
+        if (rack_counts[c]) w.unused_letters |= 1ull << c;
     }
     if (w.tiles_left > GD_MAX_DIM)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Move-generation benchmark: every play of each position, timed in the process.
+
+    .venv/bin/python bench/movegen.py [--lexicon PATH] [--positions FILE.cgp] [--rules english]
+                                      [--min-ms 20] [--json]
+
+The lexicon is loaded once. For each position, board set-up (cross-sets and anchors,
+gd_prepare) and all-plays generation (gd_generate into a reused buffer) are timed separately.
+Each figure is a batch of repeats lasting at least --min-ms, divided by the repeats, because
+browser timers are coarse; the batch is run three times and the fastest kept. Prints a
+table, a summary by rack kind, and last one line
+
+    RESULT median_us=… mean_us=… positions=… moves=…
+
+for generation alone. The same module runs inside Pyodide (bench/wasm.py drives it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pycore"))
+
+from gaddag_solver import Lexicon, Rules  # noqa: E402
+from gaddag_solver import _core_api as core  # noqa: E402
+from gaddag_solver._binding import BINDING  # noqa: E402
+from gaddag_solver.cgp import parse_cgp  # noqa: E402
+from gaddag_solver.solver import core_rules  # noqa: E402
+
+DEFAULT_POSITIONS = ROOT / "tests" / "data" / "sowpods" / "positions.cgp"
+DEFAULT_LEXICON = ROOT / "lexicons" / "sowpods.gaddag"
+# Published means on comparable positions, measured on this kind of machine (from our issue):
+# (no blank, one or two blanks) in µs.
+REFERENCES = {
+    "MAGPIE": (106, 890),
+    "wolges": (154, 1269),
+    "Quackle": (274, 2702),
+    "scrabble-solver (TypeScript)": (1656, 12402),
+}
+
+
+def timed(call, min_seconds: float) -> float:  # type: ignore[no-untyped-def]
+    """Seconds per call: batches of calls lasting at least `min_seconds`, fastest of three."""
+    repeats = 1
+    while True:
+        started = time.perf_counter()
+        for _ in range(repeats):
+            call()
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds:
+            break
+        repeats = (
+            repeats * 2 if elapsed <= 0 else max(repeats * 2, int(repeats * min_seconds / elapsed * 1.2))
+        )
+    best = elapsed / repeats
+    for _ in range(2):
+        started = time.perf_counter()
+        for _ in range(repeats):
+            call()
+        best = min(best, (time.perf_counter() - started) / repeats)
+    return best
+
+
+def measure(
+    lexicon_path: str | Path, cgp_lines: list[str], rules_name: str = "english", min_ms: float = 20.0
+):  # type: ignore[no-untyped-def]
+    """Per position: rack, plays, set-up µs, generation µs. Also the load time in ms."""
+    started = time.perf_counter()
+    lexicon = Lexicon.load(Path(lexicon_path).read_bytes())
+    load_ms = (time.perf_counter() - started) * 1000
+    rules = Rules.load(rules_name)
+    native_rules = core_rules(rules)
+    workspace = core.new_workspace()
+    rows = []
+    for number, line in enumerate(cgp_lines, start=1):
+        position = parse_cgp(line, rules)
+        board = position.board.codes()
+        rack = position.rack.counts()
+
+        def setup() -> None:
+            workspace.board = None  # force the cross-sets to be computed again
+            core.prepare(lexicon._core, native_rules, workspace, board)
+
+        setup()
+        count, _ = core.generate(lexicon._core, native_rules, workspace, rack)
+        workspace.grow(count)  # the timed calls never reallocate
+        setup_s = timed(setup, min_ms / 1000)
+        setup()
+        generate_s = timed(lambda: core.generate(lexicon._core, native_rules, workspace, rack), min_ms / 1000)
+        rows.append(
+            {
+                "position": number,
+                "rack": str(position.rack) or "-",
+                "blanks": str(position.rack).count("?"),
+                "moves": count,
+                "setup_us": setup_s * 1e6,
+                "generate_us": generate_s * 1e6,
+            }
+        )
+    return {"binding": BINDING, "platform": sys.platform, "load_ms": load_ms, "positions": rows}
+
+
+def summary(rows: list[dict[str, float]]) -> dict[str, dict[str, float]]:
+    groups = {
+        "all": rows,
+        "no blank": [r for r in rows if not r["blanks"]],
+        "1-2 blanks": [r for r in rows if 1 <= r["blanks"] <= 2],
+    }
+    out = {}
+    for name, members in groups.items():
+        if members:
+            times = [r["generate_us"] for r in members]
+            out[name] = {
+                "positions": len(members),
+                "median_us": statistics.median(times),
+                "mean_us": statistics.mean(times),
+                "moves": sum(r["moves"] for r in members),
+                "moves_per_s": sum(r["moves"] for r in members) / (sum(times) / 1e6),
+                "setup_median_us": statistics.median(r["setup_us"] for r in members),
+            }
+    return out
+
+
+def print_report(result: dict) -> None:  # type: ignore[type-arg]
+    rows = result["positions"]
+    print(
+        f"binding {result['binding']} on {result['platform']}; lexicon loaded and validated in "
+        f"{result['load_ms']:.1f} ms"
+    )
+    print()
+    print(f"{'pos':>4}  {'rack':<8} {'moves':>7} {'set-up µs':>10} {'generate µs':>12} {'ns/move':>8}")
+    for r in rows:
+        per_move = r["generate_us"] * 1000 / r["moves"] if r["moves"] else 0
+        print(
+            f"{r['position']:>4}  {r['rack']:<8} {r['moves']:>7} {r['setup_us']:>10.1f} "
+            f"{r['generate_us']:>12.1f} {per_move:>8.0f}"
+        )
+    print()
+    print(
+        f"{'racks':<12} {'positions':>9} {'median µs':>10} {'mean µs':>10} {'moves/s':>12} {'set-up median µs':>17}"
+    )
+    groups = summary(rows)
+    for name, s in groups.items():
+        print(
+            f"{name:<12} {s['positions']:>9} {s['median_us']:>10.1f} {s['mean_us']:>10.1f} "
+            f"{s['moves_per_s']:>12,.0f} {s['setup_median_us']:>17.1f}"
+        )
+    print()
+    print("Published means on comparable positions (other engines, from our issue) and targets:")
+    print(f"{'engine':<30} {'no blank µs':>12} {'1-2 blanks µs':>14}")
+    for engine, (plain, blanks) in REFERENCES.items():
+        print(f"{engine:<30} {plain:>12} {blanks:>14}")
+    ours_plain = groups.get("no blank", {}).get("mean_us", float("nan"))
+    ours_blanks = groups.get("1-2 blanks", {}).get("mean_us", float("nan"))
+    print(f"{'ours (mean)':<30} {ours_plain:>12.0f} {ours_blanks:>14.0f}")
+    for name, limit in (("no blank", 100), ("1-2 blanks", 900)):
+        if name in groups:
+            median = groups[name]["median_us"]
+            verdict = "PASS" if median <= limit else "MISS"
+            print(f"target: median {name} <= {limit} µs: {median:.1f} µs {verdict}")
+    print()
+    everything = groups["all"]
+    print(
+        f"RESULT median_us={everything['median_us']:.1f} mean_us={everything['mean_us']:.1f} "
+        f"positions={everything['positions']} moves={everything['moves']}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Time move generation per position.")
+    parser.add_argument("--lexicon", default=str(DEFAULT_LEXICON), help="a .gaddag file")
+    parser.add_argument("--positions", default=str(DEFAULT_POSITIONS), help="one CGP position per line")
+    parser.add_argument("--rules", default="english")
+    parser.add_argument("--min-ms", type=float, default=20.0, help="shortest timed batch (default 20 ms)")
+    parser.add_argument("--json", action="store_true", help="print the measurements as JSON instead")
+    args = parser.parse_args()
+    lines = [line for line in Path(args.positions).read_text().splitlines() if line.strip()]
+    result = measure(args.lexicon, lines, args.rules, args.min_ms)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_report(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
