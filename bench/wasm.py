@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Move generation in the browser build against native, measured in one run.
+
+    .venv/bin/python bench/wasm.py [--min-ms 20] [--no-chromium] [--lexicon PATH]
+
+The same benchmark (bench/movegen.py: per position, all plays, generation timed alone; each
+figure a batch of at least --min-ms) runs three ways:
+
+1. natively, through the cffi extension;
+2. in Pyodide under Node (npm ``pyodide``), with our browser wheel — wasm side module + ctypes;
+3. in Pyodide in a Web Worker in Debian's Chromium, driven by Playwright, from a temporary
+   static site on 127.0.0.1 (the Pyodide runtime, the wheel, the lexicon, the positions).
+
+Prints µs per position for each and the ratio to native, then medians, means, the lexicon
+load-and-validate time in each, and the targets (wasm ≤ 2× native per position; SOWPODS load
+with full validation ≤ 100 ms in Pyodide). Needs scripts/setup_env.sh to have run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build_wasm  # noqa: E402
+import movegen  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+
+PAGE = """<!doctype html><meta charset="utf-8"><title>movegen benchmark</title>
+<script type="module">
+const worker = new Worker("worker.mjs", { type: "module" });
+worker.onmessage = (event) => { window.benchResult = event.data; };
+worker.onerror = (event) => { window.benchResult = JSON.stringify({ error: event.message }); };
+</script>"""
+
+WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
+try {
+  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", location).href });
+  await pyodide.loadPackage(new URL("./%(wheel)s", location).href);
+  pyodide.FS.mkdirTree("/bench");
+  for (const name of ["movegen.py", "positions.cgp", "lexicon.gaddag"]) {
+    const bytes = new Uint8Array(await (await fetch(name)).arrayBuffer());
+    pyodide.FS.writeFile("/bench/" + name, bytes);
+  }
+  const result = pyodide.runPython(`
+import json, sys
+sys.path.insert(0, "/bench")
+import movegen
+lines = [l for l in open("/bench/positions.cgp").read().splitlines() if l.strip()]
+json.dumps(movegen.measure("/bench/lexicon.gaddag", lines, "english", %(min_ms)s))
+`);
+  postMessage(result);
+} catch (error) {
+  postMessage(JSON.stringify({ error: String(error) }));
+}
+"""
+
+
+def run_node(wheel: Path, lexicon: Path, positions: Path, min_ms: float) -> dict:  # type: ignore[type-arg]
+    command = [
+        "node", str(ROOT / "tests" / "pyodide" / "run.mjs"), "--wheel", str(wheel),
+        str(ROOT / "bench" / "movegen.py"), "--lexicon", str(lexicon), "--positions", str(positions),
+        "--min-ms", str(min_ms), "--json",
+    ]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    if result.returncode != 0:
+        raise SystemExit(f"Pyodide under Node failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout)
+
+
+def run_chromium(wheel: Path, lexicon: Path, positions: Path, min_ms: float) -> dict:  # type: ignore[type-arg]
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="gaddag-bench-") as folder:
+        site = Path(folder)
+        (site / "pyodide").mkdir()
+        for name in PYODIDE_FILES:
+            shutil.copy(ROOT / "node_modules" / "pyodide" / name, site / "pyodide" / name)
+        shutil.copy(wheel, site / wheel.name)
+        shutil.copy(ROOT / "bench" / "movegen.py", site / "movegen.py")
+        shutil.copy(positions, site / "positions.cgp")
+        shutil.copy(lexicon, site / "lexicon.gaddag")
+        (site / "index.html").write_text(PAGE)
+        (site / "worker.mjs").write_text(WORKER % {"wheel": wheel.name, "min_ms": min_ms})
+
+        handler = functools.partial(QuietHandler, directory=str(site))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+                page.wait_for_function("window.benchResult !== undefined", timeout=1_800_000)
+                result = json.loads(page.evaluate("window.benchResult"))
+                browser.close()
+        finally:
+            server.shutdown()
+    if "error" in result:
+        raise SystemExit(f"Pyodide in Chromium failed: {result['error']}")
+    return result
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Move generation: wasm in Pyodide against native.")
+    parser.add_argument("--lexicon", type=Path, default=movegen.DEFAULT_LEXICON)
+    parser.add_argument("--positions", type=Path, default=movegen.DEFAULT_POSITIONS)
+    parser.add_argument("--min-ms", type=float, default=20.0)
+    parser.add_argument("--no-chromium", action="store_true", help="skip the Chromium run")
+    args = parser.parse_args()
+
+    wheel = build_wasm.build(ROOT / "build" / "wasm")
+    lines = [line for line in args.positions.read_text().splitlines() if line.strip()]
+    runs = {"native": movegen.measure(args.lexicon, lines, "english", args.min_ms)}
+    print("native done", file=sys.stderr)
+    runs["node"] = run_node(wheel, args.lexicon, args.positions, args.min_ms)
+    print("Pyodide under Node done", file=sys.stderr)
+    if not args.no_chromium:
+        runs["chromium"] = run_chromium(wheel, args.lexicon, args.positions, args.min_ms)
+        print("Pyodide in Chromium done", file=sys.stderr)
+
+    names = list(runs)
+    native = runs["native"]["positions"]
+    header = f"{'pos':>4} {'rack':<8} {'moves':>6}" + "".join(f" {n + ' µs':>13}" for n in names)
+    header += "".join(f" {n + '/native':>16}" for n in names[1:])
+    print(header)
+    ratios: dict[str, list[float]] = {n: [] for n in names[1:]}
+    for i, row in enumerate(native):
+        line = f"{row['position']:>4} {row['rack']:<8} {row['moves']:>6}"
+        for n in names:
+            line += f" {runs[n]['positions'][i]['generate_us']:>13.1f}"
+        for n in names[1:]:
+            ratio = runs[n]["positions"][i]["generate_us"] / row["generate_us"]
+            ratios[n].append(ratio)
+            line += f" {ratio:>16.2f}"
+        print(line)
+    print()
+    print(f"{'run':<10} {'binding':<8} {'median µs':>10} {'mean µs':>10} {'median ratio':>13} {'load ms':>8}")
+    for n in names:
+        times = [r["generate_us"] for r in runs[n]["positions"]]
+        ratio = f"{statistics.median(ratios[n]):.2f}" if n in ratios else "1.00"
+        median, mean, load = statistics.median(times), statistics.mean(times), runs[n]["load_ms"]
+        print(f"{n:<10} {runs[n]['binding']:<8} {median:>10.1f} {mean:>10.1f} {ratio:>13} {load:>8.1f}")
+    print()
+    for n in names[1:]:
+        median_ratio = statistics.median(ratios[n])
+        print(
+            f"target: {n} ≤ 2× native per position (median ratio): {median_ratio:.2f} "
+            f"{'PASS' if median_ratio <= 2 else 'MISS'}"
+        )
+        load = runs[n]["load_ms"]
+        verdict = "PASS" if load <= 100 else "MISS"
+        print(f"target: {n} lexicon load with full validation ≤ 100 ms: {load:.1f} ms {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
