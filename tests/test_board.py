@@ -1,7 +1,7 @@
 """Boards, racks, moves and the solver's Python side (board.py, rack.py, move.py, solver.py).
 
 Expected values are worked out by hand here, or come from the brute-force oracle
-(tests/oracle.py) and the reference files in /work/shared/testdata/sowpods.
+(tests/oracle.py) and the reference files in tests/data/sowpods.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from gaddag_solver.board import column_name, parse_square
 from gaddag_solver.move import MOVE_RECORD
 from oracle import OracleRules, board_from_lines, generate, parse_positions_txt, score_word, words_formed
 
-DATA = Path("/work/shared/testdata/sowpods")
+DATA = Path(__file__).resolve().parent / "data" / "sowpods"
 ENGLISH = Rules.load("english")
 
 # A small word list (every word of it is in SOWPODS), enough for many plays on any board.
@@ -60,7 +60,7 @@ def small_lexicon() -> Lexicon:
 def sowpods() -> Lexicon:
     path = Path(__file__).resolve().parent.parent / "lexicons" / "sowpods.gaddag"
     if not path.is_file():
-        pytest.skip("lexicons/sowpods.gaddag is not built (python scripts/build_default_lexicons.py)")
+        pytest.fail("lexicons/sowpods.gaddag is not built: run scripts/setup_env.sh")
     return Lexicon.load(path)
 
 

@@ -10,7 +10,7 @@ from gaddag_solver import Board, CgpError, Position, PositionError, Rack, Rules,
 from gaddag_solver.alphabet import BLANK_FLAG
 from oracle import parse_positions_txt
 
-DATA = Path("/work/shared/testdata/sowpods")
+DATA = Path(__file__).resolve().parent / "data" / "sowpods"
 ENGLISH = Rules.load("english")
 EMPTY_ROWS = "/".join(["15"] * 15)
 

