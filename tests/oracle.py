@@ -528,8 +528,9 @@ def describe_play(play: Play) -> str:
 
 
 def _main(argv: list[str]) -> int:
-    data = Path(__file__).resolve().parent / "data" / "sowpods"
-    words_path = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent.parent / "lexicons" / "sources" / "sowpods.txt"
+    here = Path(__file__).resolve().parent
+    data = here / "data" / "sowpods"
+    words_path = Path(argv[1]) if len(argv) > 1 else here.parent / "lexicons" / "sources" / "sowpods.txt"
     words = load_words(words_path)
     rules = OracleRules.english()
     failures = 0
