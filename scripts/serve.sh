@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Build and serve the app. For now: set up the environment, then serve web/ over http on
-# 127.0.0.1 (the page itself comes in a later issue; Pyodide needs http, not file://).
+# Build and serve the app: set up the environment (scripts/setup_env.sh), assemble build/site
+# (scripts/build_site.py: the page from web/, Pyodide, the wasm wheel, lexicons, rules data;
+# only what is missing or stale is redone), then serve it over http on 127.0.0.1 (Pyodide
+# needs http, not file://).
 # Environment: PORT (default 8000).
 set -euo pipefail
 
@@ -14,8 +16,8 @@ bash scripts/setup_env.sh
 # shellcheck disable=SC1091
 source "$VENV/bin/activate"
 
-# >>> later issues: build the wasm wheel and copy Pyodide + lexicons into web/ here <<<
+python scripts/build_site.py
 
-mkdir -p web
-echo "==> serving $ROOT/web at http://127.0.0.1:$PORT/ (Ctrl-C to stop)" >&2
-exec python -m http.server --bind 127.0.0.1 "$PORT" --directory web
+echo "==> serving $ROOT/build/site (Ctrl-C to stop)" >&2
+echo "GADDAG Solver: http://127.0.0.1:$PORT/"
+exec python -m http.server --bind 127.0.0.1 "$PORT" --directory build/site

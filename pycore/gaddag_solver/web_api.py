@@ -183,7 +183,9 @@ def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[st
         except LexiconFormatError as exc:
             raise ApiError(f"lexicon {name!r} is not a valid .gaddag file: {exc}", "lexicon") from None
         except AlphabetError as exc:
-            raise ApiError(f"lexicon {name!r} does not fit the {rules_name} rules: {exc}", "lexicon") from None
+            raise ApiError(
+                f"lexicon {name!r} does not fit the {rules_name} rules: {exc}", "lexicon"
+            ) from None
         finished = time.perf_counter()
         _lexicons[name] = lexicon
         for key in [key for key in _solvers if key[0] == name]:

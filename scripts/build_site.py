@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Assemble the static site in build/site/: the page, Pyodide, our wheel, lexicons and data.
+
+    python scripts/build_site.py [--out build/site] [--force]
+
+What goes in (every URL in the page is relative, so the folder works from any static host):
+
+| path | from |
+| --- | --- |
+| index.html, style.css, *.js | web/ (the page, its modules and the solver's Web Worker) |
+| pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
+| wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
+| lexicons/NAME.gaddag | lexicons/*.gaddag |
+| lexicons.json | per lexicon: name, the rulesets it fits, words, bytes (read with Lexicon.load) |
+| rules.json | every shipped ruleset as the page draws it (Rules.load; gaddag_solver.web_api.rules_data) |
+| site.json | the wheel's path and the versions |
+
+Files already up to date are left alone; files that no longer belong are removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+LEXICONS = ROOT / "lexicons"
+WASM_OUT = ROOT / "build" / "wasm"
+DEFAULT_OUT = ROOT / "build" / "site"
+
+sys.path.insert(0, str(ROOT / "scripts"))
+try:
+    import gaddag_solver  # noqa: F401
+except ImportError:  # run without the package installed: use the checkout
+    sys.path.insert(0, str(ROOT / "pycore"))
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_wheel(force: bool = False) -> Path:
+    """The browser wheel, built by scripts/build_wasm.py when missing or stale. Without emcc an
+    existing wheel is used as it is (with a warning)."""
+    import build_wasm
+
+    existing = sorted(WASM_OUT.glob("gaddag_solver-*-py3-none-any.whl"))
+    if not shutil.which("emcc") and existing and not force:
+        log(f"warning: emcc not found; using the existing {existing[-1].name} (it may be out of date)")
+        return existing[-1]
+    return build_wasm.build(WASM_OUT, force)
+
+
+def pyodide_version() -> str:
+    try:
+        return json.loads((PYODIDE / "package.json").read_text())["version"]
+    except (OSError, KeyError, ValueError):
+        return "unknown"
+
+
+def lexicon_manifest(paths: list[Path]) -> list[dict[str, object]]:
+    from gaddag_solver import Lexicon
+    from gaddag_solver.web_api import lexicon_info
+
+    entries = []
+    for path in paths:
+        name = path.name.removesuffix(".gaddag")
+        lexicon = Lexicon.load(path)
+        entry = lexicon_info(name, lexicon)
+        entry["file"] = f"lexicons/{path.name}"
+        entries.append(entry)
+    return entries
+
+
+class Sync:
+    """Copy files into the output folder, skipping those already identical."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.wanted: set[Path] = set()
+        self.copied = 0
+        self.kept = 0
+
+    def copy(self, source: Path, relative: str) -> None:
+        target = self.out / relative
+        self.wanted.add(target)
+        if target.exists() and target.stat().st_size == source.stat().st_size:
+            if target.stat().st_mtime >= source.stat().st_mtime or filecmp.cmp(source, target, shallow=False):
+                self.kept += 1
+                return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        shutil.copy2(source, partial)
+        partial.replace(target)
+        self.copied += 1
+
+    def write(self, relative: str, text: str) -> None:
+        target = self.out / relative
+        self.wanted.add(target)
+        if target.exists() and target.read_text(encoding="utf-8") == text:
+            self.kept += 1
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        self.copied += 1
+
+    def prune(self) -> int:
+        removed = 0
+        for path in sorted(self.out.rglob("*"), reverse=True):
+            if path.is_file() and path not in self.wanted:
+                path.unlink()
+                removed += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        return removed
+
+
+def build(out: Path = DEFAULT_OUT, force: bool = False) -> Path:
+    """Assemble the site in ``out``; returns ``out``."""
+    from gaddag_solver.web_api import all_rules_data
+
+    started = time.perf_counter()
+    missing = [name for name in PYODIDE_FILES if not (PYODIDE / name).is_file()]
+    if missing:
+        raise SystemExit(
+            f"Pyodide is missing from {PYODIDE} ({', '.join(missing)}): run `npm ci` in {ROOT} "
+            "(scripts/setup_env.sh does)"
+        )
+    wheel = build_wheel(force)
+    lexicon_paths = sorted(LEXICONS.glob("*.gaddag"))
+    if not lexicon_paths:
+        log(
+            f"warning: no lexicons in {LEXICONS}: the page can draw boards but not solve "
+            "(python scripts/build_default_lexicons.py builds the default ones)"
+        )
+
+    out.mkdir(parents=True, exist_ok=True)
+    sync = Sync(out)
+    for path in sorted(WEB.rglob("*")):
+        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(WEB).parts):
+            sync.copy(path, path.relative_to(WEB).as_posix())
+    for name in PYODIDE_FILES:
+        sync.copy(PYODIDE / name, f"pyodide/{name}")
+    sync.copy(wheel, f"wheels/{wheel.name}")
+    for path in lexicon_paths:
+        sync.copy(path, f"lexicons/{path.name}")
+
+    sync.write("lexicons.json", json.dumps({"lexicons": lexicon_manifest(lexicon_paths)}, indent=1) + "\n")
+    sync.write("rules.json", json.dumps(all_rules_data(), ensure_ascii=False, indent=1) + "\n")
+    site = {"wheel": f"wheels/{wheel.name}", "pyodide": pyodide_version(), "pyodide_dir": "pyodide/"}
+    sync.write("site.json", json.dumps(site, indent=1) + "\n")
+    removed = sync.prune()
+    log(
+        f"site {out}: {sync.copied} files written, {sync.kept} up to date, {removed} removed "
+        f"({len(lexicon_paths)} lexicons) in {time.perf_counter() - started:.2f} s"
+    )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default build/site)")
+    parser.add_argument("--force", action="store_true", help="rebuild the wheel even when up to date")
+    args = parser.parse_args()
+    build(args.out.resolve(), args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

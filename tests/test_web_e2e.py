@@ -1,0 +1,531 @@
+"""The solver page end to end: Debian's Chromium driven by Python Playwright, on build/site
+served by a local static server (python -m http.server on 127.0.0.1, a free port).
+
+A player's path: the page boots offline (no request leaves 127.0.0.1); a mid-game position and
+a rack are typed on the keyboard; the listed moves and scores are the native engine's (the
+same lexicon through the cffi binding); a move is previewed and played; racks with blanks; bad
+input is reported without losing what was typed; a reload keeps the board; CGP goes out and
+comes back. Screenshots of the main states go to test-artifacts/web/.
+
+Needs /usr/bin/chromium (apt-get install chromium), the playwright package and Pyodide in
+node_modules (npm ci); scripts/setup_env.sh installs all three. The site is (re)built first
+(scripts/build_site.py, incremental).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+# Locally a machine without the browser tools skips these tests; in CI (CI=true) that is a
+# failure, since scripts/setup_env.sh installs them.
+IN_CI = bool(os.environ.get("CI"))
+if IN_CI:
+    import playwright.sync_api as playwright_api
+else:
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="pip install playwright (the test extra)"
+    )
+
+from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
+from gaddag_solver.cgp import Position, format_cgp  # noqa: E402
+from gaddag_solver.solver import Solver  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "build" / "site"
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+EXAMPLES = ROOT / "tests" / "data" / "sowpods" / "examples.txt"
+ENGLISH = Rules.load("english")
+LEXICON = "enable"  # the page's default for English
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+pytestmark = pytest.mark.skipif(
+    not IN_CI and not Path(CHROMIUM).exists(), reason="needs Debian's chromium (/usr/bin/chromium)"
+)
+
+
+def examples() -> list[tuple[list[str], str]]:
+    blocks = EXAMPLES.read_text().strip().split("\n\n")
+    out = []
+    for block in blocks:
+        lines = [line.strip() for line in block.strip().splitlines() if line.strip()]
+        out.append((lines[:15], lines[15]))
+    return out
+
+
+# ---- fixtures ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_site
+    finally:
+        sys.path.pop(0)
+    build_site.build(SITE)
+    return SITE
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with NO_PROXY.open(url + "site.json", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the static server did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Page:
+    """One browser page on the site, with the helpers a player's actions need."""
+
+    def __init__(self, browser: object, url: str, viewport: dict[str, int] | None = None) -> None:
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.url = url
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+
+    def open(self) -> Page:
+        self.page.goto(self.url)
+        self.page.wait_for_selector("body[data-board-ready]", timeout=10_000)
+        return self
+
+    def wait_ready(self) -> Page:
+        self.page.wait_for_selector("body[data-ready]", timeout=60_000)
+        return self
+
+    def close(self) -> None:
+        self.context.close()
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    # ---- the board ----------------------------------------------------------------------------
+
+    def square(self, r: int, c: int) -> object:
+        return self.page.locator(f'#board .sq[data-r="{r}"][data-c="{c}"]')
+
+    def direction(self) -> str:
+        return "across" if "across" in self.page.inner_text("#dir-toggle") else "down"
+
+    def click_square(self, r: int, c: int, direction: str) -> None:
+        self.square(r, c).click()
+        if self.direction() != direction:
+            self.page.keyboard.press("Space")
+        assert self.direction() == direction
+
+    def type_tiles(self, text: str) -> None:
+        """Type tiles as a player does: a letter is a tile, Shift+letter a blank."""
+        for char in text:
+            if char.islower():
+                self.page.keyboard.press(f"Shift+{char.upper()}")
+            else:
+                self.page.keyboard.type(char.lower())
+
+    def type_board(self, rows: list[str]) -> None:
+        """Type a position: words across row by row, then down words with letters still missing,
+        then any tile left alone."""
+        typed: set[tuple[int, int]] = set()
+
+        def runs(line: str) -> Iterator[tuple[int, str]]:
+            start = None
+            for i, char in enumerate(line + "."):
+                if char != "." and start is None:
+                    start = i
+                elif char == "." and start is not None:
+                    yield start, line[start:i]
+                    start = None
+
+        for r, line in enumerate(rows):
+            for c, word in runs(line):
+                if len(word) > 1:
+                    self.click_square(r, c, "across")
+                    self.type_tiles(word)
+                    typed.update((r, c + k) for k in range(len(word)))
+        for c in range(len(rows[0])):
+            column = "".join(row[c] for row in rows)
+            for r, word in runs(column):
+                squares = {(r + k, c) for k in range(len(word))}
+                if len(word) > 1 and squares - typed:
+                    self.click_square(r, c, "down")
+                    self.type_tiles(word)
+                    typed |= squares
+        for r, line in enumerate(rows):
+            for c, char in enumerate(line):
+                if char != "." and (r, c) not in typed:
+                    self.click_square(r, c, "across")
+                    self.type_tiles(char)
+
+    def board_rows(self) -> list[str]:
+        return self.page.evaluate("window.gaddag.boardRows()")
+
+    # ---- solving ------------------------------------------------------------------------------
+
+    def set_rack(self, rack: str) -> None:
+        self.page.click("#rack")
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.press("Delete")
+        self.page.keyboard.type(rack)
+
+    def solve_with_enter(self) -> dict:
+        before = self.page.get_attribute("#results", "data-solve-seq") or "0"
+        self.page.click("#rack")
+        self.page.keyboard.press("End")
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_function(
+            f"(document.querySelector('#results').dataset.solveSeq || '0') !== '{before}'", timeout=60_000
+        )
+        return self.page.evaluate("window.gaddag.lastSolve")
+
+    def shown(self, limit: int | None = None) -> list[tuple[str, str, int, str, str]]:
+        moves = self.page.evaluate(f"window.gaddag.shownMoves({limit if limit is not None else 'Infinity'})")
+        return [(m["coord"], m["word"], m["score"], m["tiles_used"], m["leave"]) for m in moves]
+
+    def visible_rows(self) -> list[list[str]]:
+        return self.page.evaluate(
+            """() => [...document.querySelectorAll('.results-scroll .row')]
+                .sort((a, b) => a.dataset.pos - b.dataset.pos)
+                .map(row => [...row.querySelectorAll('[role=cell]')].slice(0, 6).map(c => c.textContent))"""
+        )
+
+
+@pytest.fixture(scope="module")
+def native() -> Solver:
+    return Solver(Lexicon.load(ROOT / "lexicons" / f"{LEXICON}.gaddag"), ENGLISH)
+
+
+def native_moves(solver: Solver, rows: list[str], rack: str) -> list[tuple[str, str, int, str, str]]:
+    moves = solver.solve(Board.from_rows(rows, ENGLISH), rack, warn=False)
+    return [(m.coord, m.word, m.score, m.tiles_used, m.leave) for m in moves]
+
+
+@pytest.fixture(scope="module")
+def player(browser: object, server: str) -> Iterator[Page]:
+    """One page that the tests below play through in order: the mid-game position typed in."""
+    page = Page(browser, server).open()
+    page.wait_ready()
+    yield page
+    page.close()
+
+
+# ---- tests ---------------------------------------------------------------------------------------
+
+
+def test_page_boots_from_our_own_files_only(browser: object, server: str) -> None:
+    page = Page(browser, server)
+    try:
+        page.open()
+        page.shot("00-loading.png")
+        # the board is usable before the solver has loaded
+        page.click_square(7, 7, "across")
+        page.type_tiles("C")
+        assert page.board_rows()[7][7] == "C"
+        page.page.keyboard.press("Backspace")
+        page.page.keyboard.press("Backspace")
+        assert page.board_rows()[7] == "." * 15
+        page.wait_ready()
+        page.shot("01-ready.png")
+        hosts = {urlparse(url).hostname for url in page.requests if not url.startswith(("data:", "blob:"))}
+        assert hosts == {"127.0.0.1"}, hosts
+        assert any(url.endswith("pyodide.asm.wasm") for url in page.requests)
+        assert any(url.endswith(f"lexicons/{LEXICON}.gaddag") for url in page.requests)
+        # the board as the rules say: 15×15, coordinates on the edges, premiums labelled
+        assert page.page.locator("#board .sq").count() == 225
+        assert page.page.locator("#board .col-label").all_inner_texts() == [chr(65 + i) for i in range(15)]
+        assert page.page.locator("#board .row-label").all_inner_texts() == [str(i) for i in range(1, 16)]
+        assert page.page.locator("#board .sq.tw").count() == 8
+        assert page.page.locator("#board .sq.tl").count() == 12
+        assert page.square(0, 0).inner_text() == "TW"
+        # English first, with enable first; the rulesets without a lexicon are explained
+        assert page.page.locator("#rules-select option").first.get_attribute("value") == "english"
+        assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "enable"
+        page.page.select_option("#rules-select", "polish")
+        assert "No lexicon for Polish" in page.page.inner_text("#lexicon-note")
+        page.page.select_option("#rules-select", "super")
+        assert page.page.locator("#board .sq").count() == 21 * 21
+        assert page.page.locator("#board .col-label").all_inner_texts()[-1] == "U"
+        page.page.select_option("#rules-select", "english")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_midgame_typed_on_the_keyboard_lists_the_native_moves(player: Page, native: Solver) -> None:
+    rows, rack = examples()[1]  # the mid-game board of tests/data/sowpods/examples.txt, AEIRSTU
+    player.type_board(rows)
+    assert player.board_rows() == rows
+    assert player.square(7, 9).get_attribute("class").split().count("blank") == 1  # FLOWERs: a blank s
+    player.set_rack(rack.lower())
+    player.solve_with_enter()
+    expected = native_moves(native, rows, rack)
+    shown = player.shown()
+    assert len(shown) == len(expected) > 500
+    assert shown == expected
+    # the rows on screen say the same
+    visible = player.visible_rows()
+    assert len(visible) < 100  # a virtual list: only the rows in view exist
+    for cells, (coord, word, score, used, leave) in zip(visible[:10], expected[:10], strict=True):
+        assert cells == [coord, word, str(len(word)), str(score), used, leave or "–"]
+    summary = player.page.inner_text("#results-summary")
+    assert f"{len(expected):,} moves" in summary
+    player.shot("02-midgame-results.png")
+
+    # sorting and filtering
+    player.page.click("#results [data-sort=word]")
+    words = [m[1].upper() for m in player.shown(50)]
+    assert words == sorted(words)
+    player.page.click("#results [data-sort=score]")
+    assert player.shown(3) == expected[:3]
+    player.page.fill("#filter", "ite")
+    player.page.wait_for_function(f"window.gaddag.shownCount() < {len(expected)}")
+    filtered = player.shown()
+    assert filtered == [m for m in expected if "ITE" in m[1].upper()]
+    player.page.fill("#filter", "")
+    player.page.wait_for_function(f"window.gaddag.shownCount() === {len(expected)}")
+
+
+def test_preview_and_play_a_move(player: Page, native: Solver) -> None:
+    rows, rack = examples()[1]
+    first = native.solve(Board.from_rows(rows, ENGLISH), rack, top=1)[0]
+    row = player.page.locator(".results-scroll .row[data-pos='0']")
+    row.hover()
+    previewed = player.page.locator("#board .sq.preview")
+    assert previewed.count() == len(first.tiles)
+    for r, c, letter, _blank in first.tiles:
+        assert "preview" in player.square(r, c).get_attribute("class")
+        assert player.square(r, c).inner_text().startswith(letter)
+    player.shot("03-preview.png")
+    # keyboard focus previews too
+    player.page.mouse.move(0, 0)
+    assert player.page.locator("#board .sq.preview").count() == 0
+    row.focus()
+    assert player.page.locator("#board .sq.preview").count() == len(first.tiles)
+    player.page.keyboard.press("ArrowDown")
+    second = player.page.locator(".results-scroll .row[data-pos='1']")
+    assert second.evaluate("el => el === document.activeElement")
+
+    row.locator("button.play").click()
+    after = Board.from_rows(rows, ENGLISH).play(first)
+    assert player.board_rows() == after.to_rows()
+    assert player.page.input_value("#rack") == first.leave  # URALITES uses the whole rack: ""
+    assert player.page.locator("#board .sq.preview").count() == 0
+    assert not player.page.locator("#results-note").is_hidden()  # "the position has changed"
+    assert player.page.locator(".results-scroll button.play").first.is_disabled()
+    player.shot("04-played.png")
+    # back to the mid-game position for the next tests
+    for r, c, _letter, _blank in first.tiles:
+        player.click_square(r, c, "across")
+        player.page.keyboard.press("Delete")
+    assert player.board_rows() == rows
+
+
+def test_racks_with_blanks(player: Page, native: Solver) -> None:
+    rows, _ = examples()[1]
+    player.set_rack("deirst?")
+    player.solve_with_enter()
+    expected = native_moves(native, rows, "DEIRST?")
+    assert player.shown() == expected
+    assert player.page.locator(".results-scroll .row[data-pos='0'] .c-word .bl").count() >= 1
+    player.shot("05-blank-rack.png")
+
+    rows4, rack4 = examples()[3]  # a two-blank rack: tens of thousands of plays
+    for r, line in enumerate(rows4):
+        for c, char in enumerate(line):
+            if char != rows[r][c]:
+                player.click_square(r, c, "across")
+                player.type_tiles(char)
+    assert player.board_rows() == rows4
+    player.set_rack(rack4)
+    solved = player.solve_with_enter()
+    expected = native_moves(native, rows4, rack4)
+    assert solved["count"] == len(expected) > 20_000
+    assert player.shown(200) == expected[:200]
+    assert player.shown()[-50:] == expected[-50:]
+    # scrolled to the end, the last rows are drawn
+    player.page.eval_on_selector(".results-scroll", "el => { el.scrollTop = el.scrollHeight; }")
+    player.page.wait_for_function(
+        f"document.querySelector('.results-scroll .row[data-pos=\"{len(expected) - 1}\"]') !== null"
+    )
+    assert len(player.visible_rows()) < 100
+
+
+def test_bad_input_is_reported_and_kept(player: Page) -> None:
+    rows = player.board_rows()
+    player.set_rack("AEIRSTUV")
+    player.page.keyboard.press("Enter")
+    error = player.page.locator("#rack-error")
+    error.wait_for(state="visible")
+    assert "at most 7" in error.inner_text()
+    assert player.page.input_value("#rack") == "AEIRSTUV"
+    assert player.page.get_attribute("#rack", "aria-invalid") == "true"
+    player.shot("06-rack-error.png")
+
+    player.set_rack("AE1")
+    player.page.keyboard.press("Enter")
+    player.page.wait_for_function("document.querySelector('#rack-error').textContent.includes(\"'1'\")")
+    assert player.page.input_value("#rack") == "AE1"
+
+    # a tile that touches nothing
+    player.click_square(0, 0, "across")
+    player.type_tiles("Z")
+    player.set_rack("AEIRSTU")
+    player.page.keyboard.press("Enter")
+    board_error = player.page.locator("#board-error")
+    board_error.wait_for(state="visible")
+    assert "floating" in board_error.inner_text() and "A1" in board_error.inner_text()
+    assert "error-square" in player.square(0, 0).get_attribute("class")
+    assert player.board_rows()[0][0] == "Z"  # nothing typed is lost
+    player.shot("07-board-error.png")
+    player.click_square(0, 0, "across")
+    player.page.keyboard.press("Delete")
+    assert player.board_rows() == rows
+
+    # a key that is not a letter of the alphabet
+    player.click_square(0, 0, "across")
+    player.page.keyboard.type("7")
+    assert "'7' is not a letter" in player.page.inner_text("#board-error")
+    assert player.board_rows() == rows
+
+    # a CGP line naming a lexicon that is not built
+    player.page.click("#cgp-box summary")
+    player.page.fill("#cgp", "15/15/15/15/15/15/15/7CAT5/15/15/15/15/15/15/15 AEIRST?/ 0/0 0 lex CSW99;")
+    player.page.click("#cgp-import")
+    cgp_error = player.page.locator("#cgp-error")
+    cgp_error.wait_for(state="visible")
+    assert "CSW99" in cgp_error.inner_text() and "not available" in cgp_error.inner_text()
+    assert player.board_rows()[7] == ".......CAT....."
+    assert player.page.input_value("#lexicon-select") == LEXICON
+    # and a CGP line that is not one
+    player.page.fill("#cgp", "15/15 AB/")
+    player.page.click("#cgp-import")
+    player.page.wait_for_function("document.querySelector('#cgp-error').textContent.includes('rows')")
+    assert player.page.input_value("#cgp") == "15/15 AB/"
+    player.page.click("#clear-board")
+    assert player.board_rows() == ["." * 15] * 15
+
+
+def test_cgp_round_trip_and_reload(browser: object, server: str) -> None:
+    rows, rack = examples()[2]  # FLOWERs with DEIRST?
+    page = Page(browser, server).open()
+    try:
+        page.type_board(rows)
+        page.set_rack(rack)
+        page.page.click("#cgp-box summary")
+        page.page.click("#cgp-export")
+        page.page.wait_for_function("document.querySelector('#cgp').value.includes('/')")
+        line = page.page.input_value("#cgp")
+        position = Position(
+            Board.from_rows(rows, ENGLISH), Rack(rack, ENGLISH), None, (0, 0), 0, {"lex": LEXICON}
+        )
+        assert line == format_cgp(position)
+        page.page.click("#clear-board")
+        page.set_rack("")
+        assert page.board_rows() == ["." * 15] * 15
+        page.page.fill("#cgp", line)
+        page.page.click("#cgp-import")
+        page.page.wait_for_function(f"window.gaddag.boardRows()[7] === {json.dumps(rows[7])}")
+        assert page.board_rows() == rows
+        assert page.page.input_value("#rack") == rack
+        page.shot("08-cgp-imported.png")
+
+        # a reload keeps the board, the rack and the choices
+        page.page.select_option("#lexicon-select", "sowpods")
+        page.page.reload()
+        page.page.wait_for_selector("body[data-board-ready]")
+        assert page.board_rows() == rows
+        assert page.page.input_value("#rack") == rack
+        assert page.page.input_value("#lexicon-select") == "sowpods"
+        page.wait_ready()
+        solved = page.solve_with_enter()
+        assert solved["count"] == 11_894  # tests/data/sowpods/README.md: SQuIRTED 84 and 11,893 more
+        assert page.shown(1) == [("5G", "SQuIRTED", 84, "S?IRTED", "")]
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_phone_width(browser: object, server: str) -> None:
+    page = Page(browser, server, viewport={"width": 390, "height": 844}).open()
+    try:
+        rows, rack = examples()[1]
+        # the position comes in through the page's own storage, as after an earlier visit
+        state = {
+            "rules": "english",
+            "lexicon": {"english": LEXICON},
+            "boards": {"english": rows},
+            "rack": rack,
+        }
+        page.page.evaluate(f"localStorage.setItem('gaddag-solver/v1', {json.dumps(json.dumps(state))})")
+        page.page.reload()
+        page.page.wait_for_selector("body[data-board-ready]")
+        page.wait_ready()
+        page.solve_with_enter()
+        width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        board_box = page.page.locator("#board").bounding_box()
+        assert board_box["width"] <= 390
+        page.shot("09-phone.png")
+    finally:
+        page.close()

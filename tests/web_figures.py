@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Figures for the solver page, measured in Debian's Chromium with Playwright. Prints tables;
+not a test (it always exits 0 unless used wrongly).
+
+    .venv/bin/python tests/web_figures.py [--runs 3] [--lexicon sowpods]
+    .venv/bin/python tests/web_figures.py --bench-movegen [--min-ms 20]
+
+Page figures (build/site served by python -m http.server on 127.0.0.1; each cold load in a
+fresh browser context, so nothing is cached; median of --runs):
+
+- interactive board: navigation start → the board drawn and taking keys (the page's own mark,
+  ``window.gaddag.timings.interactive``);
+- ready to solve: navigation start → Pyodide booted, wheel installed, default lexicon loaded
+  and validated (``timings.ready``);
+- bytes transferred on a cold load: the sum of the response bodies, raw and gzipped (each body
+  compressed here with gzip level 6, as a static host would serve it);
+- solve latency: a click on Solve → the results rendered (the page marks the list after the
+  frame that draws it), for the mid-game position of tests/data/sowpods/examples.txt (the
+  second, rack AEIRSTU) and the fourth board with the two-blank rack AE??RST; the first solve of
+  a position, then the median of 5 repeats. The lexicon for the solves is chosen in the page's
+  selector (default sowpods, the list those examples come from).
+
+--bench-movegen: move generation alone in the browser, through the worker (the ``bench``
+message: gaddag_solver.web_api.bench), for the 62 positions of
+tests/data/sowpods/positions.txt — per position the board is prepared once, then
+``Solver.solve_raw`` is repeated for at least --min-ms and the mean per call kept — printed
+beside the same measurement natively (cffi).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "build" / "site"
+DATA = ROOT / "tests" / "data" / "sowpods"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TARGETS = {
+    "interactive": 500.0,
+    "ready": 6000.0,
+    "repeat_mid": 50.0,
+    "repeat_blanks": 300.0,
+}
+
+SOLVE_JS = """
+() => new Promise((resolve) => {
+  const results = document.querySelector('#results');
+  const before = results.dataset.solveSeq || '0';
+  const started = performance.now();
+  const observer = new MutationObserver(() => {
+    if ((results.dataset.solveSeq || '0') !== before) {
+      observer.disconnect();
+      resolve({ms: performance.now() - started, count: window.gaddag.lastSolve.count,
+               worker: window.gaddag.lastSolve.worker_ms, python: window.gaddag.lastSolve.python_ms});
+    }
+  });
+  observer.observe(results, {attributes: true});
+  document.querySelector('#solve').click();
+})
+"""
+
+
+def examples() -> list[tuple[list[str], str]]:
+    blocks = (DATA / "examples.txt").read_text().strip().split("\n\n")
+    return [
+        ([line.strip() for line in block.strip().splitlines()][:15], block.strip().splitlines()[15].strip())
+        for block in blocks
+    ]
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def static_server(folder: Path):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with opener.open(url + "site.json", timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the static server did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(5)
+
+
+def build_site() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import build_site as builder
+
+    builder.build(SITE)
+
+
+def cold_load(browser: Any, url: str) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    responses: list[Any] = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", timeout=120_000)
+    timings = page.evaluate("window.gaddag.timings")
+    raw = gzipped = 0
+    missing = 0
+    for response in responses:
+        try:
+            body = response.body()
+        except Exception:  # a response without a body (e.g. a redirect)
+            missing += 1
+            continue
+        raw += len(body)
+        gzipped += len(gzip.compress(body, 6))
+    lexicon = page.input_value("#lexicon-select")
+    context.close()
+    return {
+        "interactive": timings["interactive"],
+        "ready": timings["ready"],
+        "python": timings["pythonReady"],
+        "raw": raw,
+        "gzip": gzipped,
+        "responses": len(responses),
+        "no_body": missing,
+        "lexicon": lexicon,
+    }
+
+
+def set_position(page: Any, rows: list[str], rack: str) -> None:
+    """Import the position as CGP (the page's own import) and type the rack."""
+    board_field = "/".join(_cgp_row(row) for row in rows)
+    if not page.locator("#cgp-box").evaluate("el => el.open"):
+        page.click("#cgp-box summary")
+    page.fill("#cgp", f"{board_field} {rack}/ 0/0 0")
+    page.click("#cgp-import")
+    page.wait_for_function(f"window.gaddag.boardRows().join('/') === {json.dumps('/'.join(rows))}")
+    page.fill("#rack", rack)
+
+
+def _cgp_row(row: str) -> str:
+    out, run = "", 0
+    for char in row:
+        if char == ".":
+            run += 1
+            continue
+        if run:
+            out += str(run)
+            run = 0
+        out += char
+    return out + (str(run) if run else "")
+
+
+def solve_figures(browser: Any, url: str, lexicon: str, repeats: int = 5) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", timeout=120_000)
+    if page.input_value("#lexicon-select") != lexicon:
+        page.select_option("#lexicon-select", lexicon)
+        page.wait_for_function(f"document.body.dataset.ready === {json.dumps(lexicon)}", timeout=60_000)
+    out: dict[str, Any] = {}
+    cases = {"mid": (examples()[1][0], "AEIRSTU"), "blanks": (examples()[3][0], "AE??RST")}
+    for name, (rows, rack) in cases.items():
+        set_position(page, rows, rack)
+        first = page.evaluate(SOLVE_JS)
+        runs = [page.evaluate(SOLVE_JS) for _ in range(repeats)]
+        out[name] = {
+            "first": first["ms"],
+            "repeat": statistics.median(r["ms"] for r in runs),
+            "worker": statistics.median(r["worker"] for r in runs),
+            "generate": statistics.median(r["python"]["generate"] for r in runs),
+            "count": first["count"],
+        }
+    context.close()
+    return out
+
+
+def bench_movegen(browser: Any, url: str, lexicon: str, min_ms: float) -> dict[str, Any]:
+    positions = (DATA / "positions.txt").read_text()
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", timeout=120_000)
+    result = page.evaluate(
+        "([positions, lexicon, minMs]) =>"
+        " window.gaddag.bench(positions, {lexicon, minMs}).then(r => r.result)",
+        [positions, lexicon, min_ms],
+    )
+    context.close()
+    return result
+
+
+def native_bench(lexicon: str, min_ms: float) -> dict[str, Any]:
+    from gaddag_solver import web_api
+
+    web_api.load_lexicon(lexicon, (ROOT / "lexicons" / f"{lexicon}.gaddag").read_bytes(), "english")
+    return web_api.bench(
+        {
+            "lexicon": lexicon,
+            "rules": "english",
+            "positions": (DATA / "positions.txt").read_text(),
+            "min_ms": min_ms,
+        }
+    )
+
+
+def verdict(value: float, target: float) -> str:
+    return "PASS" if value <= target else "MISS"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="cold loads to take the median of (default 3)")
+    parser.add_argument("--lexicon", default="sowpods", help="lexicon for the solves (default sowpods)")
+    parser.add_argument("--bench-movegen", action="store_true", help="the move-generation benchmark instead")
+    parser.add_argument("--min-ms", type=float, default=20.0, help="bench: time per position (default 20)")
+    args = parser.parse_args()
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("needs playwright: pip install playwright (and apt-get install chromium)")
+        return 2
+    if not Path(CHROMIUM).exists():
+        print(f"needs {CHROMIUM}: apt-get install chromium")
+        return 2
+    build_site()
+    with static_server(SITE) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            if args.bench_movegen:
+                return print_bench(browser, url, args)
+            loads = [cold_load(browser, url) for _ in range(args.runs)]
+            solves = solve_figures(browser, url, args.lexicon)
+        finally:
+            browser.close()
+
+    def med(key: str) -> float:
+        return statistics.median(load[key] for load in loads)
+
+    print(
+        f"Solver page figures — Chromium {_chromium_version()}, {args.runs} cold loads (median), "
+        f"default lexicon {loads[0]['lexicon']}, solves with {args.lexicon}"
+    )
+    print()
+    print("| figure | value | target | |")
+    print("| --- | ---: | ---: | --- |")
+    rows = [
+        ("interactive board (navigation → board takes keys)", med("interactive"), "interactive", "ms"),
+        ("ready to solve, cold (Pyodide + wheel + lexicon)", med("ready"), "ready", "ms"),
+    ]
+    for label, value, key, unit in rows:
+        print(
+            f"| {label} | {value:,.0f} {unit} | ≤ {TARGETS[key]:,.0f} {unit} | "
+            f"{verdict(value, TARGETS[key])} |"
+        )
+    print(f"| (of which Python ready: Pyodide + wheel) | {med('python'):,.0f} ms | | |")
+    mid, blanks = solves["mid"], solves["blanks"]
+    print(f"| first solve, mid-game AEIRSTU ({mid['count']:,} moves) | {mid['first']:,.1f} ms | | |")
+    print(
+        f"| repeat solve, mid-game AEIRSTU | {mid['repeat']:,.1f} ms | ≤ 50 ms | "
+        f"{verdict(mid['repeat'], TARGETS['repeat_mid'])} |"
+    )
+    print(f"| first solve, two blanks AE??RST ({blanks['count']:,} moves) | {blanks['first']:,.1f} ms | | |")
+    print(
+        f"| repeat solve, two blanks AE??RST | {blanks['repeat']:,.1f} ms | ≤ 300 ms | "
+        f"{verdict(blanks['repeat'], TARGETS['repeat_blanks'])} |"
+    )
+    print(f"| bytes transferred, cold load, raw | {med('raw'):,.0f} B | | |")
+    print(f"| bytes transferred, cold load, gzipped | {med('gzip'):,.0f} B | | |")
+    print()
+    print(
+        "Repeat solves broken down (median): worker round trip (Python + copy out) "
+        f"{mid['worker']:.1f} ms, of which generation {mid['generate']:.1f} ms (AEIRSTU); "
+        f"{blanks['worker']:.1f} ms, generation {blanks['generate']:.1f} ms (AE??RST)."
+    )
+    print(f"Responses per cold load: {loads[0]['responses']} ({loads[0]['no_body']} without a body).")
+    return 0
+
+
+def print_bench(browser: Any, url: str, args: argparse.Namespace) -> int:
+    browser_result = bench_movegen(browser, url, args.lexicon, args.min_ms)
+    if "error" in browser_result:
+        print(f"bench failed: {browser_result['error']}")
+        return 1
+    native = native_bench(args.lexicon, args.min_ms)
+    ratio = [b / n for b, n in zip(browser_result["us"], native["us"], strict=True) if n > 0]
+    print(
+        f"Move generation, {browser_result['positions']} positions of tests/data/sowpods/positions.txt, "
+        f"lexicon {args.lexicon}: Solver.solve_raw on a prepared board, µs per call "
+        f"(≥ {args.min_ms:g} ms per position)"
+    )
+    print()
+    print("| where | median µs | mean µs | plays (sum) |")
+    print("| --- | ---: | ---: | ---: |")
+    print(
+        f"| Chromium (Pyodide, ctypes → wasm) | {browser_result['median_us']:,.1f} | "
+        f"{browser_result['mean_us']:,.1f} | {sum(browser_result['moves']):,} |"
+    )
+    print(
+        f"| native (CPython, cffi → C) | {native['median_us']:,.1f} | {native['mean_us']:,.1f} | "
+        f"{sum(native['moves']):,} |"
+    )
+    print()
+    print(f"browser / native, median over positions: {statistics.median(ratio):.2f}×")
+    if browser_result["moves"] != native["moves"]:
+        print("WARNING: the browser and native play counts differ")
+    return 0
+
+
+def _chromium_version() -> str:
+    try:
+        out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=20).stdout
+        return out.split()[1]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

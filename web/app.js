@@ -1,0 +1,666 @@
+// The page: wires the board editor, the rack, the selectors, CGP import/export and the move
+// list to the solver worker, and keeps the position across reloads (localStorage).
+//
+// The worker is started first thing, so Pyodide boots while the board is drawn; the main
+// thread never waits on it — a request made before it is ready is answered when it is.
+
+import { BoardView, cellsFromRows, normalizer } from "./board.js";
+import { MoveList, SORTS, written } from "./moves.js";
+import { ResultsView } from "./results.js";
+
+const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+
+const STORE_KEY = "gaddag-solver/v1";
+const $ = (id) => document.getElementById(id);
+const timings = { interactive: null, pythonReady: null, ready: null };
+const STAGES = { start: 0, pyodide: 1, wheel: 2, python: 3, lexicon: 3.5, ready: 4 };
+
+// ---- the worker --------------------------------------------------------------------------------
+
+let nextId = 1;
+const pending = new Map();
+let solverReady = false; // Python is up
+let lexiconReady = null; // name of the lexicon loaded for the current rules
+let bootFailed = false;
+
+worker.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === "progress") {
+    onProgress(message);
+    return;
+  }
+  const waiting = pending.get(message.id);
+  if (!waiting) return;
+  pending.delete(message.id);
+  if (message.ok) waiting.resolve({ result: message.result, records: message.records });
+  else {
+    const error = new Error(message.error);
+    error.field = message.field;
+    error.square = message.square;
+    waiting.reject(error);
+  }
+};
+worker.onerror = (event) => {
+  bootFailed = true;
+  stopLoadingTimer();
+  setStatus(`The solver could not start: ${event.message || "worker error"}`, { failed: true });
+  for (const [id, waiting] of pending) {
+    pending.delete(id);
+    waiting.reject(Object.assign(new Error("the solver could not start"), { field: "internal" }));
+  }
+};
+
+function request(type, payload = {}) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ ...payload, id, type });
+  });
+}
+
+// ---- status ----------------------------------------------------------------------------------
+
+let loadingTimer = 0;
+let stageMessage = "Starting…";
+
+function setStatus(text, { progress = null, failed = false, elapsed = "" } = {}) {
+  if ($("status-text").textContent !== text) $("status-text").textContent = text;
+  $("status-time").textContent = elapsed;
+  $("status").classList.toggle("failed", failed);
+  const bar = $("load-progress");
+  if (progress === null) bar.hidden = true;
+  else {
+    bar.hidden = false;
+    bar.value = progress;
+  }
+}
+
+function onProgress(message) {
+  if (message.stage === "failed") {
+    bootFailed = true;
+    stopLoadingTimer();
+    setStatus(message.message, { failed: true });
+    return;
+  }
+  if (message.stage === "python") {
+    solverReady = true;
+    timings.pythonReady = performance.now();
+  }
+  if (message.stage === "ready") return; // the load request's answer reports it
+  stageValue = STAGES[message.stage] ?? stageValue;
+  if (lexiconReady && message.stage !== "lexicon") return;
+  stageMessage = message.message;
+  showLoading();
+}
+
+let stageValue = 0;
+
+function showLoading() {
+  const seconds = (performance.now() / 1000).toFixed(1);
+  setStatus(stageMessage, { progress: stageValue, elapsed: `${seconds} s` });
+  if (!loadingTimer) loadingTimer = setInterval(showLoading, 250);
+}
+
+function stopLoadingTimer() {
+  clearInterval(loadingTimer);
+  loadingTimer = 0;
+}
+
+// ---- state -------------------------------------------------------------------------------------
+
+function loadState() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_KEY) || "{}");
+    return saved && typeof saved === "object" ? saved : {};
+  } catch {
+    return {};
+  }
+}
+const state = Object.assign({ rules: null, lexicon: {}, boards: {}, rack: "", sort: null, filter: "" }, loadState());
+
+function saveState() {
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify(state));
+  } catch {
+    /* private mode or full: the page still works */
+  }
+}
+
+// ---- page parts --------------------------------------------------------------------------------
+
+let rulesets = new Map(); // name -> rules data (rules.json)
+let lexicons = []; // lexicons.json entries
+let rules = null; // current ruleset
+let lexicon = null; // current lexicon name (null: none built for these rules)
+let normalize = (text) => text.toUpperCase();
+let shown = null; // {list, key, request}: the moves on show
+let solveSeq = 0;
+let lastSolve = null;
+let undoCells = null;
+
+const board = new BoardView($("board"), $("board-input"), {
+  onChange: () => {
+    state.boards[rules.name] = board.rowsText();
+    saveState();
+    hideError("board");
+    hideUndo();
+    positionChanged();
+  },
+  onSolve: () => solve(),
+  onMessage: (text) => (text ? showError("board", text) : hideError("board")),
+  onDirection: (dir) => {
+    $("dir-toggle").textContent = dir === "across" ? "Typing across →" : "Typing down ↓";
+  },
+});
+
+const results = new ResultsView($("results"), {
+  onPreview: (index) => {
+    if (index === null || !shown || results.stale) board.preview(null);
+    else board.preview(shown.list.tiles(index));
+  },
+  onPlay: (index) => play(index),
+  onSort: (key, descending) => {
+    state.sort = { key, descending };
+    saveState();
+    updateSummary();
+  },
+  normalize: (text) => normalize(text),
+});
+
+// ---- errors ------------------------------------------------------------------------------------
+
+const ERROR_FIELDS = { board: "board-error", rack: "rack-error", lexicon: "lexicon-error", cgp: "cgp-error" };
+
+function showError(field, text) {
+  const id = ERROR_FIELDS[field];
+  if (!id) {
+    setStatus(text, { failed: true });
+    return;
+  }
+  const el = $(id);
+  el.textContent = text;
+  el.hidden = false;
+  if (field === "rack") $("rack").setAttribute("aria-invalid", "true");
+  if (field === "cgp") $("cgp").setAttribute("aria-invalid", "true");
+}
+
+function hideError(field) {
+  const el = $(ERROR_FIELDS[field]);
+  el.hidden = true;
+  el.textContent = "";
+  if (field === "rack") $("rack").removeAttribute("aria-invalid");
+  if (field === "cgp") $("cgp").removeAttribute("aria-invalid");
+  if (field === "board" && board.errorSquare !== null) board.markError(null);
+}
+
+function showRequestError(error) {
+  const field = ERROR_FIELDS[error.field] ? error.field : null;
+  if (field) showError(field, error.message);
+  else setStatus(`Error: ${error.message}`, { failed: true });
+  if (field === "board" && error.square) board.markError(error.square);
+  if (field === "cgp") $("cgp-box").open = true;
+}
+
+// ---- rules and lexicons ------------------------------------------------------------------------
+
+function lexiconsFor(ruleset) {
+  const fitting = lexicons.filter((entry) => entry.rules.includes(ruleset.name));
+  return fitting.sort(
+    (a, b) => (b.name === ruleset.default_lexicon) - (a.name === ruleset.default_lexicon) || a.name.localeCompare(b.name),
+  );
+}
+
+function describeBytes(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} kB`;
+}
+
+function fillRulesSelect() {
+  const select = $("rules-select");
+  select.replaceChildren();
+  for (const ruleset of rulesets.values()) {
+    const option = document.createElement("option");
+    option.value = ruleset.name;
+    const none = lexiconsFor(ruleset).length === 0;
+    option.textContent = `${ruleset.title} (${ruleset.rows}×${ruleset.cols})${none ? " — no lexicon built" : ""}`;
+    select.append(option);
+  }
+}
+
+function fillLexiconSelect() {
+  const select = $("lexicon-select");
+  select.replaceChildren();
+  const fitting = lexiconsFor(rules);
+  for (const entry of fitting) {
+    const option = document.createElement("option");
+    option.value = entry.name;
+    option.textContent = `${entry.name} — ${entry.words.toLocaleString("en")} words (${describeBytes(entry.bytes)})`;
+    select.append(option);
+  }
+  if (!fitting.length) {
+    const option = document.createElement("option");
+    option.value = "";
+    option.textContent = "none built";
+    select.append(option);
+  }
+  select.disabled = fitting.length === 0;
+  const note = $("lexicon-note");
+  if (fitting.length) {
+    note.hidden = true;
+  } else {
+    const others = lexicons.map((entry) => entry.name).join(", ") || "none";
+    note.innerHTML = "";
+    note.append(
+      `No lexicon for ${rules.title} is built here (built: ${others}), so this board can be edited but not solved. ` +
+        "Build one from a word list with ",
+      Object.assign(document.createElement("code"), {
+        textContent: `python build_lexicon.py WORDS.txt -o lexicons/NAME.gaddag --rules ${rules.name}`,
+      }),
+      " and rebuild the site (scripts/build_site.py).",
+    );
+    note.hidden = false;
+  }
+}
+
+function chooseLexicon({ quiet = false } = {}) {
+  const fitting = lexiconsFor(rules);
+  const wanted = state.lexicon[rules.name];
+  let chosen = fitting.find((entry) => entry.name === wanted)?.name;
+  if (!chosen) {
+    chosen = fitting[0]?.name ?? null;
+    if (wanted && !quiet) {
+      showError(
+        "lexicon",
+        `Lexicon '${wanted}' is not available here (built: ${lexicons.map((e) => e.name).join(", ") || "none"})` +
+          (chosen ? `; using '${chosen}'.` : "."),
+      );
+    }
+  }
+  setLexicon(chosen);
+}
+
+function setLexicon(name) {
+  lexicon = name;
+  if (name) {
+    state.lexicon[rules.name] = name;
+    $("lexicon-select").value = name;
+  }
+  saveState();
+  positionChanged();
+  loadLexicon();
+}
+
+function loadLexicon() {
+  lexiconReady = null;
+  if (!lexicon) {
+    stopLoadingTimer();
+    if (!bootFailed) setStatus(`No lexicon for ${rules.title}`);
+    return;
+  }
+  const name = lexicon;
+  const ruleset = rules.name;
+  const asked = performance.now();
+  if (solverReady) {
+    stageMessage = `Loading lexicon ${name}…`;
+    showLoading();
+  }
+  request("load", { lexicon: name, rules: ruleset })
+    .then(({ result }) => {
+      if (lexicon !== name || rules.name !== ruleset) return;
+      lexiconReady = name;
+      stopLoadingTimer();
+      const first = timings.ready === null;
+      if (first) timings.ready = performance.now();
+      document.body.dataset.ready = name;
+      const words = `${result.words.toLocaleString("en")} words`;
+      setStatus(
+        first
+          ? `Ready: ${name}, ${words} (solver loaded in ${(timings.ready / 1000).toFixed(1)} s)`
+          : `Ready: ${name}, ${words} (loaded in ${Math.round(performance.now() - asked)} ms)`,
+      );
+    })
+    .catch((error) => {
+      if (lexicon !== name) return;
+      stopLoadingTimer();
+      showError("lexicon", error.message);
+      setStatus(`Lexicon ${name} could not be loaded`, { failed: true });
+    });
+}
+
+function setRules(name, { initial = false } = {}) {
+  if (rules && !initial) state.boards[rules.name] = board.rowsText();
+  rules = rulesets.get(name) || rulesets.values().next().value;
+  state.rules = rules.name;
+  normalize = normalizer(rules);
+  const textNormalize = normalize;
+  normalize = (text) => [...String(text)].map((ch) => (ch === "." ? "." : textNormalize(ch) || ch.toUpperCase())).join("");
+  board.setRules(rules, cellsFromRows(state.boards[rules.name], rules));
+  $("rules-select").value = rules.name;
+  $("board").setAttribute(
+    "aria-label",
+    `${rules.title} board, ${rules.rows} rows by ${rules.cols} columns`,
+  );
+  fillLexiconSelect();
+  shown = null;
+  results.show(null);
+  updateSummary();
+  hideError("board");
+  hideError("lexicon");
+  chooseLexicon({ quiet: false });
+}
+
+// ---- the position ------------------------------------------------------------------------------
+
+function currentRequest() {
+  return { lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value };
+}
+
+function keyOf(req) {
+  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack]);
+}
+
+function positionChanged() {
+  if (!shown) return;
+  const stale = keyOf(currentRequest()) !== shown.key;
+  if (stale !== results.stale) {
+    results.setStale(stale);
+    if (stale) board.preview(null);
+  }
+  const note = $("results-note");
+  if (stale) {
+    note.textContent = "The position has changed since these moves were found: Solve again.";
+    note.hidden = false;
+  } else if (note.dataset.warnings) {
+    note.textContent = note.dataset.warnings;
+  } else {
+    note.hidden = true;
+  }
+}
+
+function updateSummary() {
+  const summary = $("results-summary");
+  if (!shown) {
+    summary.textContent = "";
+    return;
+  }
+  const count = shown.list.count;
+  const showing = results.view.length;
+  const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
+  const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms` : "";
+  summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${time}`;
+  $("results-empty").hidden = count > 0;
+  if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
+}
+
+const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+async function solve() {
+  hideError("rack");
+  hideError("board");
+  if (!lexicon) {
+    showError("lexicon", `No lexicon is built for ${rules.title}: this ruleset cannot be solved here.`);
+    return;
+  }
+  hideError("lexicon");
+  const req = currentRequest();
+  const seq = ++solveSeq;
+  const started = performance.now();
+  $("solve").setAttribute("aria-busy", "true");
+  if (lexiconReady) setStatus("Solving…");
+  else {
+    stageMessage = "Solving as soon as the solver has loaded…";
+    showLoading();
+  }
+  let answer;
+  try {
+    answer = await request("solve", req);
+  } catch (error) {
+    if (seq === solveSeq) {
+      $("solve").removeAttribute("aria-busy");
+      showRequestError(error);
+      if (lexiconReady) setStatus("Could not solve: see the message.");
+    }
+    return;
+  }
+  if (seq !== solveSeq) return;
+  const { result, records } = answer;
+  const list = new MoveList(records || new ArrayBuffer(0), result.count, rules.letters, result.rack);
+  shown = { list, key: keyOf(req), request: req };
+  results.show(list);
+  const note = $("results-note");
+  note.dataset.warnings = (result.warnings || []).join(" ");
+  note.textContent = note.dataset.warnings;
+  note.hidden = !note.dataset.warnings;
+  lastSolve = null;
+  updateSummary();
+  await nextPaint();
+  const ms = performance.now() - started;
+  if (seq !== solveSeq) return;
+  lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq };
+  $("solve").removeAttribute("aria-busy");
+  $("results").dataset.solveSeq = String(seq);
+  updateSummary();
+  stopLoadingTimer();
+  setStatus(
+    `${result.count.toLocaleString("en")} moves in ${Math.round(ms)} ms ` +
+      `(generation ${result.ms.generate.toFixed(1)} ms)`,
+  );
+}
+
+function removeTiles(rackText, used) {
+  const tokens = rackText.match(/\[[^\]]+\]|\S/gu) || [];
+  const plain = tokens.map((t) => (t === "?" ? "?" : normalize(t.replace(/^\[|\]$/g, ""))));
+  for (const tile of used) {
+    const at = plain.indexOf(tile);
+    if (at >= 0) {
+      plain.splice(at, 1);
+      tokens.splice(at, 1);
+    }
+  }
+  return plain.map(written).join("");
+}
+
+function play(index) {
+  if (!shown || results.stale) return;
+  const list = shown.list;
+  const tiles = list.tiles(index);
+  for (const [r, c] of tiles) {
+    if (board.cells[board.index(r, c)]) {
+      showError("board", `${list.coord(index)} ${list.word(index)} cannot be played: ${board.name(r, c)} is taken`);
+      return;
+    }
+  }
+  for (const [r, c, letter, blank] of tiles) board.cells[board.index(r, c)] = { letter, blank };
+  const rack = $("rack");
+  rack.value = removeTiles(rack.value, list.used(index));
+  state.rack = rack.value;
+  state.boards[rules.name] = board.rowsText();
+  saveState();
+  board.preview(null);
+  positionChanged();
+  setStatus(`Played ${list.coord(index)} ${list.word(index)} for ${list.score[index]}. Refill the rack and solve again.`);
+  rack.focus();
+}
+
+// ---- CGP ---------------------------------------------------------------------------------------
+
+async function importCgp() {
+  hideError("cgp");
+  const text = $("cgp").value.trim();
+  let answer;
+  try {
+    answer = await request("parse_cgp", { cgp: text, rules: rules.name });
+  } catch (error) {
+    showRequestError(error.field === "rules" ? error : Object.assign(error, { field: "cgp" }));
+    return;
+  }
+  const { result } = answer;
+  hideUndo();
+  board.setRows(result.board);
+  $("rack").value = result.rack;
+  state.rack = result.rack;
+  state.boards[rules.name] = board.rowsText();
+  saveState();
+  hideError("board");
+  hideError("rack");
+  let message = "Position imported.";
+  if (result.lexicon) {
+    const wanted = result.lexicon.toLowerCase();
+    const found = lexiconsFor(rules).find(
+      (entry) => entry.name.toLowerCase() === wanted || (entry.source_name || "").toLowerCase() === wanted,
+    );
+    if (found) {
+      if (found.name !== lexicon) {
+        setLexicon(found.name);
+        message = `Position imported; lexicon ${found.name}.`;
+      }
+    } else {
+      showError(
+        "cgp",
+        `The position names lexicon '${result.lexicon}', which is not available here ` +
+          `(built: ${lexicons.map((e) => e.name).join(", ") || "none"}); kept ${lexicon || "none"}.`,
+      );
+    }
+  }
+  positionChanged();
+  if (lexiconReady) setStatus(message);
+}
+
+async function exportCgp() {
+  hideError("cgp");
+  try {
+    const { result } = await request("format_cgp", {
+      board: board.rowsText(),
+      rack: $("rack").value,
+      rules: rules.name,
+      lexicon: lexicon || "",
+    });
+    const box = $("cgp");
+    box.value = result.cgp;
+    box.focus();
+    box.select();
+    try {
+      await navigator.clipboard?.writeText(result.cgp);
+      if (lexiconReady) setStatus("CGP exported and copied to the clipboard.");
+    } catch {
+      if (lexiconReady) setStatus("CGP exported.");
+    }
+  } catch (error) {
+    showRequestError(error.field === "rack" ? error : Object.assign(error, { field: error.field === "board" ? "cgp" : error.field }));
+  }
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
+
+function hideUndo() {
+  undoCells = null;
+  $("undo-clear").hidden = true;
+}
+
+function wire() {
+  $("solve-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    solve();
+  });
+  $("rack").addEventListener("input", () => {
+    state.rack = $("rack").value;
+    saveState();
+    hideError("rack");
+    positionChanged();
+  });
+  $("rules-select").addEventListener("change", (event) => setRules(event.target.value));
+  $("lexicon-select").addEventListener("change", (event) => {
+    hideError("lexicon");
+    setLexicon(event.target.value);
+  });
+  $("dir-toggle").addEventListener("click", () => {
+    board.toggleDirection();
+    board.focus();
+  });
+  $("blank-toggle").addEventListener("click", (event) => {
+    board.blankMode = !board.blankMode;
+    event.currentTarget.setAttribute("aria-pressed", String(board.blankMode));
+    board.focus();
+  });
+  $("clear-board").addEventListener("click", () => {
+    const before = board.cells.slice();
+    board.setRows([]);
+    state.boards[rules.name] = board.rowsText();
+    saveState();
+    hideError("board");
+    positionChanged();
+    if (before.some(Boolean)) {
+      undoCells = before;
+      $("undo-clear").hidden = false;
+    }
+  });
+  $("undo-clear").addEventListener("click", () => {
+    if (!undoCells) return;
+    board.cells = undoCells;
+    board.renderAll();
+    state.boards[rules.name] = board.rowsText();
+    saveState();
+    hideUndo();
+    positionChanged();
+    board.focus();
+  });
+  $("cgp-import").addEventListener("click", importCgp);
+  $("cgp-export").addEventListener("click", exportCgp);
+  let filterTimer = 0;
+  const filter = $("filter");
+  filter.value = state.filter || "";
+  filter.addEventListener("input", () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => {
+      state.filter = filter.value;
+      saveState();
+      results.setFilter(filter.value);
+      updateSummary();
+    }, 80);
+  });
+  window.addEventListener("resize", () => board.renderSelection());
+}
+
+async function getJSON(path) {
+  const response = await fetch(new URL(path, import.meta.url));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+async function init() {
+  wire();
+  let rulesDoc;
+  let lexiconDoc;
+  try {
+    [rulesDoc, lexiconDoc] = await Promise.all([getJSON("rules.json"), getJSON("lexicons.json")]);
+  } catch (error) {
+    setStatus(`The page's data could not be loaded: ${error.message}`, { failed: true });
+    return;
+  }
+  rulesets = new Map(rulesDoc.rules.map((entry) => [entry.name, entry]));
+  lexicons = lexiconDoc.lexicons;
+  fillRulesSelect();
+  $("rack").value = state.rack || "";
+  const sort = state.sort && SORTS[state.sort.key] ? state.sort : { key: "score", descending: true };
+  results.setSort(sort.key, Boolean(sort.descending));
+  results.setFilter(state.filter || "");
+  const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
+  setRules(wanted, { initial: true });
+  timings.interactive = performance.now();
+  document.body.dataset.boardReady = "1";
+}
+
+// for the end-to-end tests and tests/web_figures.py
+window.gaddag = {
+  timings,
+  request,
+  get lastSolve() {
+    return lastSolve;
+  },
+  shownMoves: (limit) => results.shownMoves(limit),
+  shownCount: () => results.view.length,
+  boardRows: () => board.rowsText(),
+  bench: (positions, options = {}) =>
+    request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),
+};
+
+init();

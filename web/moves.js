@@ -1,0 +1,295 @@
+// The solver's plays as the page holds them: the C core's gd_move records, read in place.
+//
+// The worker hands over the records exactly as the core wrote them (gaddag_solver/web_api.py,
+// "records" format): 44 bytes each, little-endian — int32 score; uint8 row, col, direction
+// (0 across, 1 down), length, tiles placed; 3 reserved bytes; uint8 word[32], one letter code
+// per square of the main word (code 1..n, | 64 already on the board, | 128 a blank).
+// Nothing is turned into text until a row is shown (or a filter or word sort needs the words),
+// so 60,000 plays cost a few typed arrays. No DOM here: Node imports this module in the tests.
+
+export const RECORD_SIZE = 44;
+const WORD_OFFSET = 12;
+const LETTER_MASK = 63;
+const ON_BOARD = 64;
+const BLANK = 128;
+
+/** Column letters as on a real board: A … Z, then AA, AB … */
+export function columnName(col) {
+  let name = "";
+  let n = col + 1;
+  while (n > 0) {
+    const rest = (n - 1) % 26;
+    name = String.fromCharCode(65 + rest) + name;
+    n = Math.floor((n - 1) / 26);
+  }
+  return name;
+}
+
+/** A tile as written in a rack or CGP: brackets around a letter of several characters. */
+export function written(tile) {
+  return tile.length > 1 && tile !== "?" ? `[${tile}]` : tile;
+}
+
+/** The sort keys the page offers, with the direction each starts in. */
+export const SORTS = {
+  score: { label: "Score", descending: true },
+  word: { label: "Word", descending: false },
+  length: { label: "Length", descending: true },
+  position: { label: "Position", descending: false },
+};
+
+export class MoveList {
+  /**
+   * @param {ArrayBuffer} buffer the records (count × RECORD_SIZE bytes)
+   * @param {number} count
+   * @param {string[]} letters the ruleset's letters; code c is letters[c - 1]
+   * @param {string[]} rack the rack's tiles ("?" a blank), as the worker normalized them
+   */
+  constructor(buffer, count, letters, rack) {
+    if (buffer.byteLength < count * RECORD_SIZE) {
+      throw new Error(`${count} records need ${count * RECORD_SIZE} bytes, got ${buffer.byteLength}`);
+    }
+    this.count = count;
+    this.letters = letters;
+    this.rack = rack;
+    this.bytes = new Uint8Array(buffer, 0, count * RECORD_SIZE);
+    const view = new DataView(buffer);
+    this.score = new Int32Array(count);
+    this.row = new Uint8Array(count);
+    this.col = new Uint8Array(count);
+    this.dir = new Uint8Array(count);
+    this.len = new Uint8Array(count);
+    const bytes = this.bytes;
+    for (let i = 0, at = 0; i < count; i++, at += RECORD_SIZE) {
+      this.score[i] = view.getInt32(at, true);
+      this.row[i] = bytes[at + 4];
+      this.col[i] = bytes[at + 5];
+      this.dir[i] = bytes[at + 6];
+      this.len[i] = bytes[at + 7];
+    }
+    this._rankOrder = null;
+    this._rankPos = null;
+    this._plain = null; // upper-case words, built on first need
+    this._orders = new Map();
+  }
+
+  // ---- ranking ------------------------------------------------------------------------------
+
+  /** The solver's order (gaddag_solver.solver._rank): higher score, then row, column, across
+   * before down, shorter word, then the word's codes (alphabet order, a blank after the tile). */
+  compareRank(a, b) {
+    const d =
+      this.score[b] - this.score[a] ||
+      this.row[a] - this.row[b] ||
+      this.col[a] - this.col[b] ||
+      this.dir[a] - this.dir[b] ||
+      this.len[a] - this.len[b];
+    if (d) return d;
+    const bytes = this.bytes;
+    let pa = a * RECORD_SIZE + WORD_OFFSET;
+    let pb = b * RECORD_SIZE + WORD_OFFSET;
+    for (let k = this.len[a]; k > 0; k--, pa++, pb++) {
+      const e = bytes[pa] - bytes[pb];
+      if (e) return e;
+    }
+    return 0;
+  }
+
+  /** Indices best first. */
+  rankOrder() {
+    if (!this._rankOrder) {
+      const order = new Uint32Array(this.count);
+      for (let i = 0; i < order.length; i++) order[i] = i;
+      // Presort on one number (score desc, row, col, dir, length) so most comparisons are one
+      // subtraction; the full comparison settles the ties.
+      const key = new Float64Array(this.count);
+      for (let i = 0; i < this.count; i++) {
+        key[i] =
+          (0x7fffffff - this.score[i]) * 2 ** 21 +
+          this.row[i] * 2 ** 14 +
+          this.col[i] * 2 ** 7 +
+          this.dir[i] * 2 ** 6 +
+          this.len[i];
+      }
+      order.sort((a, b) => key[a] - key[b] || this.compareRank(a, b));
+      const pos = new Uint32Array(this.count);
+      for (let i = 0; i < order.length; i++) pos[order[i]] = i;
+      this._rankOrder = order;
+      this._rankPos = pos;
+    }
+    return this._rankOrder;
+  }
+
+  /** Indices in the order of a sort key ("score", "word", "length", "position"); ties are
+   * broken by rank. */
+  order(key = "score", descending = SORTS[key]?.descending ?? true) {
+    const cacheKey = `${key}:${descending}`;
+    const cached = this._orders.get(cacheKey);
+    if (cached) return cached;
+    const rank = this.rankOrder();
+    let result;
+    if (key === "score" && descending) {
+      result = rank;
+    } else {
+      const pos = this._rankPos;
+      const sign = descending ? -1 : 1;
+      const order = Uint32Array.from(rank);
+      let primary;
+      if (key === "score") primary = (a, b) => this.score[a] - this.score[b];
+      else if (key === "length") primary = (a, b) => this.len[a] - this.len[b];
+      else if (key === "position") {
+        primary = (a, b) => this.row[a] - this.row[b] || this.col[a] - this.col[b] || this.dir[a] - this.dir[b];
+      } else if (key === "word") primary = (a, b) => this.compareWords(a, b);
+      else throw new Error(`unknown sort key ${key}`);
+      order.sort((a, b) => sign * primary(a, b) || pos[a] - pos[b]);
+      result = order;
+    }
+    this._orders.set(cacheKey, result);
+    return result;
+  }
+
+  /** Alphabet order of the words (blank or not), a word before its extensions. */
+  compareWords(a, b) {
+    const bytes = this.bytes;
+    const la = this.len[a];
+    const lb = this.len[b];
+    const pa = a * RECORD_SIZE + WORD_OFFSET;
+    const pb = b * RECORD_SIZE + WORD_OFFSET;
+    const n = la < lb ? la : lb;
+    for (let k = 0; k < n; k++) {
+      const e = (bytes[pa + k] & LETTER_MASK) - (bytes[pb + k] & LETTER_MASK);
+      if (e) return e;
+    }
+    return la - lb;
+  }
+
+  // ---- filtering ----------------------------------------------------------------------------
+
+  /** Upper-case words, built once (for filtering). */
+  plainWords() {
+    if (!this._plain) {
+      const letters = this.letters;
+      const bytes = this.bytes;
+      const words = new Array(this.count);
+      for (let i = 0; i < this.count; i++) {
+        let w = "";
+        const p = i * RECORD_SIZE + WORD_OFFSET;
+        for (let k = 0, n = this.len[i]; k < n; k++) w += letters[(bytes[p + k] & LETTER_MASK) - 1];
+        words[i] = w;
+      }
+      this._plain = words;
+    }
+    return this._plain;
+  }
+
+  /**
+   * The indices of `order` whose move matches `text`: every space-separated term must be part
+   * of the word (any case; "." stands for any one letter) or be the move's coordinate ("8D",
+   * "D8"). `normalize` maps a term to the alphabet's upper-case spelling.
+   */
+  filter(order, text, normalize = (s) => s.toUpperCase()) {
+    const terms = String(text || "").trim().split(/\s+/).filter(Boolean).map(normalize);
+    if (!terms.length) return order;
+    const words = this.plainWords();
+    const tests = terms.map((term) => {
+      const coordLike = /^([0-9]+[A-Z]+|[A-Z]+[0-9]+)$/.test(term);
+      if (term.includes(".")) {
+        const escaped = term.replace(/[\\^$*+?()[\]{}|]/g, "\\$&").replace(/\./g, ".");
+        const re = new RegExp(escaped, "u");
+        return (i) => re.test(words[i]) || (coordLike && this.coord(i) === term);
+      }
+      return (i) => words[i].includes(term) || (coordLike && this.coord(i) === term);
+    });
+    const out = [];
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      let ok = true;
+      for (const test of tests) {
+        if (!test(i)) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) out.push(i);
+    }
+    return Uint32Array.from(out);
+  }
+
+  // ---- one move as text ---------------------------------------------------------------------
+
+  coord(i) {
+    return this.dir[i] ? `${columnName(this.col[i])}${this.row[i] + 1}` : `${this.row[i] + 1}${columnName(this.col[i])}`;
+  }
+
+  direction(i) {
+    return this.dir[i] ? "down" : "across";
+  }
+
+  /** The main word's squares: [{letter, blank, onBoard}] */
+  parts(i) {
+    const out = [];
+    const p = i * RECORD_SIZE + WORD_OFFSET;
+    for (let k = 0, n = this.len[i]; k < n; k++) {
+      const code = this.bytes[p + k];
+      out.push({
+        letter: this.letters[(code & LETTER_MASK) - 1],
+        blank: (code & BLANK) !== 0,
+        onBoard: (code & ON_BOARD) !== 0,
+      });
+    }
+    return out;
+  }
+
+  /** The whole main word, letters a blank stands for in lower case. */
+  word(i) {
+    return this.parts(i)
+      .map((p) => (p.blank ? p.letter.toLowerCase() : p.letter))
+      .join("");
+  }
+
+  /** The tiles placed: [row, col, letter, isBlank]. */
+  tiles(i) {
+    const out = [];
+    const dr = this.dir[i] ? 1 : 0;
+    const dc = this.dir[i] ? 0 : 1;
+    this.parts(i).forEach((p, k) => {
+      if (!p.onBoard) out.push([this.row[i] + k * dr, this.col[i] + k * dc, p.letter, p.blank]);
+    });
+    return out;
+  }
+
+  /** The rack tiles used, in word order ("?" a blank). */
+  used(i) {
+    return this.tiles(i).map(([, , letter, blank]) => (blank ? "?" : letter));
+  }
+
+  tilesUsed(i) {
+    return this.used(i).map(written).join("");
+  }
+
+  /** The rack left after the play, in rack order. */
+  leave(i) {
+    const left = [...this.rack];
+    for (const tile of this.used(i)) {
+      const at = left.indexOf(tile);
+      if (at >= 0) left.splice(at, 1);
+    }
+    return left.map(written).join("");
+  }
+
+  /** The move as gaddag_solver's Move.to_dict() writes it (plus the tiles and length). */
+  toDict(i) {
+    return {
+      row: this.row[i],
+      col: this.col[i],
+      direction: this.direction(i),
+      word: this.word(i),
+      score: this.score[i],
+      coord: this.coord(i),
+      tiles_used: this.tilesUsed(i),
+      leave: this.leave(i),
+      tiles: this.tiles(i),
+      length: this.len[i],
+    };
+  }
+}

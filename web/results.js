@@ -1,0 +1,256 @@
+// The list of moves: a virtual list (only the rows in view exist in the page, so 60,000 moves
+// scroll as smoothly as 60), sortable by its column headers, filterable by text. Hovering a
+// row or giving it keyboard focus previews the move; Play (or Enter on a row) plays it.
+
+import { SORTS } from "./moves.js";
+
+export const ROW_HEIGHT = 34; // px, the same as --row-h in style.css
+const OVERSCAN = 8;
+
+export class ResultsView {
+  /**
+   * @param {HTMLElement} root the table (role=table) holding .results-head and .results-scroll
+   * @param {object} hooks onPreview(index|null), onPlay(index), onSort(key, descending),
+   *   normalize(text) → the alphabet's upper-case spelling (for the filter)
+   */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.scroll = root.querySelector(".results-scroll");
+    this.spacer = root.querySelector(".results-spacer");
+    this.headers = [...root.querySelectorAll("[data-sort]")];
+    this.list = null;
+    this.view = new Uint32Array(0); // move indices, in the order shown
+    this.sortKey = "score";
+    this.descending = true;
+    this.filterText = "";
+    this.focusPos = 0;
+    this.stale = false;
+    this.rows = new Map(); // position in view -> row element
+    this.frame = 0;
+    this.hovered = -1;
+    this.root.style.setProperty("--row-h", `${ROW_HEIGHT}px`);
+    this.scroll.addEventListener("scroll", () => this.schedule());
+    window.addEventListener("resize", () => this.schedule());
+    this.scroll.addEventListener("keydown", (event) => this.onKeyDown(event));
+    this.scroll.addEventListener("focusin", (event) => this.onFocusIn(event));
+    this.scroll.addEventListener("focusout", (event) => {
+      if (!this.scroll.contains(event.relatedTarget)) this.previewAt(this.hovered >= 0 ? this.hovered : -1);
+    });
+    this.scroll.addEventListener("mouseover", (event) => {
+      const row = event.target.closest(".row[data-pos]");
+      if (row) {
+        this.hovered = Number(row.dataset.pos);
+        this.previewAt(this.hovered);
+      }
+    });
+    this.scroll.addEventListener("mouseleave", () => {
+      this.hovered = -1;
+      const focused = this.scroll.contains(document.activeElement) ? this.focusPos : -1;
+      this.previewAt(focused);
+    });
+    this.scroll.addEventListener("click", (event) => {
+      const button = event.target.closest("button.play");
+      if (button && !button.disabled) this.hooks.onPlay(Number(button.dataset.index));
+    });
+    for (const header of this.headers) {
+      header.addEventListener("click", () => {
+        const key = header.dataset.sort;
+        const descending = key === this.sortKey ? !this.descending : SORTS[key].descending;
+        this.setSort(key, descending);
+        this.hooks.onSort?.(key, descending);
+      });
+    }
+  }
+
+  /** Show a new MoveList (null: none). */
+  show(list) {
+    this.list = list;
+    this.stale = false;
+    this.focusPos = 0;
+    this.hovered = -1;
+    this.scroll.scrollTop = 0;
+    this.recompute();
+  }
+
+  setSort(key, descending) {
+    this.sortKey = key;
+    this.descending = descending;
+    for (const header of this.headers) {
+      const cell = header.closest("[role=columnheader]");
+      if (header.dataset.sort === key) cell.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      else cell.removeAttribute("aria-sort");
+      header.dataset.dir = header.dataset.sort === key ? (descending ? "desc" : "asc") : "";
+    }
+    if (this.list) this.recompute();
+  }
+
+  setFilter(text) {
+    this.filterText = text;
+    if (this.list) this.recompute();
+  }
+
+  setStale(stale) {
+    this.stale = stale;
+    this.root.classList.toggle("stale", stale);
+    for (const row of this.rows.values()) {
+      row.querySelector("button.play").disabled = stale;
+    }
+  }
+
+  recompute() {
+    const list = this.list;
+    if (!list) {
+      this.view = new Uint32Array(0);
+    } else {
+      const ordered = list.order(this.sortKey, this.descending);
+      this.view = list.filter(ordered, this.filterText, this.hooks.normalize);
+    }
+    this.root.classList.toggle("empty", !list || list.count === 0);
+    this.focusPos = Math.min(this.focusPos, Math.max(0, this.view.length - 1));
+    this.root.setAttribute("aria-rowcount", String(this.view.length + 1));
+    this.spacer.style.height = `${this.view.length * ROW_HEIGHT}px`;
+    for (const row of this.rows.values()) row.remove();
+    this.rows.clear();
+    this.render();
+  }
+
+  schedule() {
+    if (!this.frame) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.render();
+      });
+    }
+  }
+
+  /** Create the rows in view (and the focused one), drop the others. */
+  render() {
+    const total = this.view.length;
+    const height = this.scroll.clientHeight || 400;
+    const first = Math.max(0, Math.floor(this.scroll.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(total, Math.ceil((this.scroll.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+    const wanted = new Set();
+    for (let k = first; k < last; k++) wanted.add(k);
+    if (total) wanted.add(this.focusPos);
+    for (const [k, row] of this.rows) {
+      if (!wanted.has(k) && row !== document.activeElement && !row.contains(document.activeElement)) {
+        row.remove();
+        this.rows.delete(k);
+      }
+    }
+    for (const k of wanted) {
+      if (!this.rows.has(k)) {
+        const row = this.makeRow(k);
+        this.rows.set(k, row);
+        this.spacer.append(row);
+      }
+    }
+    for (const [k, row] of this.rows) row.tabIndex = k === this.focusPos ? 0 : -1;
+  }
+
+  makeRow(k) {
+    const list = this.list;
+    const i = this.view[k];
+    const row = document.createElement("div");
+    row.className = "row";
+    row.setAttribute("role", "row");
+    row.setAttribute("aria-rowindex", String(k + 2));
+    row.dataset.pos = k;
+    row.dataset.index = i;
+    row.style.top = `${k * ROW_HEIGHT}px`;
+    const cell = (cls, text) => {
+      const div = document.createElement("div");
+      div.className = cls;
+      div.setAttribute("role", "cell");
+      if (text !== undefined) div.textContent = text;
+      row.append(div);
+      return div;
+    };
+    const coord = list.coord(i);
+    cell("c-pos", coord);
+    const word = cell("c-word");
+    const parts = list.parts(i);
+    let plain = "";
+    for (const part of parts) {
+      const span = document.createElement("span");
+      span.textContent = part.blank ? part.letter.toLowerCase() : part.letter;
+      plain += span.textContent;
+      if (part.blank) span.className = "bl";
+      else if (part.onBoard) span.className = "ob";
+      word.append(span);
+    }
+    const score = list.score[i];
+    cell("c-len", String(list.len[i]));
+    cell("c-score", String(score));
+    cell("c-tiles", list.tilesUsed(i));
+    cell("c-leave", list.leave(i) || "–");
+    const action = cell("c-play");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "play";
+    button.textContent = "Play";
+    button.tabIndex = -1;
+    button.dataset.index = i;
+    button.disabled = this.stale;
+    button.setAttribute("aria-label", `Play ${coord} ${plain} for ${score}`);
+    action.append(button);
+    return row;
+  }
+
+  previewAt(k) {
+    this.hooks.onPreview(k >= 0 && k < this.view.length ? this.view[k] : null);
+  }
+
+  onFocusIn(event) {
+    const row = event.target.closest(".row[data-pos]");
+    if (!row) return;
+    this.focusPos = Number(row.dataset.pos);
+    for (const [k, other] of this.rows) other.tabIndex = k === this.focusPos ? 0 : -1;
+    this.previewAt(this.focusPos);
+  }
+
+  /** Move keyboard focus to the row at position k (scrolling it into view). */
+  focusRow(k) {
+    if (!this.view.length) return;
+    k = Math.max(0, Math.min(this.view.length - 1, k));
+    this.focusPos = k;
+    const top = k * ROW_HEIGHT;
+    const height = this.scroll.clientHeight;
+    if (top < this.scroll.scrollTop) this.scroll.scrollTop = top;
+    else if (top + ROW_HEIGHT > this.scroll.scrollTop + height) this.scroll.scrollTop = top + ROW_HEIGHT - height;
+    this.render();
+    this.rows.get(k)?.focus({ preventScroll: true });
+  }
+
+  onKeyDown(event) {
+    const row = event.target.closest(".row[data-pos]");
+    if (!row || event.target !== row) return;
+    const k = Number(row.dataset.pos);
+    const page = Math.max(1, Math.floor(this.scroll.clientHeight / ROW_HEIGHT) - 1);
+    const to = {
+      ArrowDown: k + 1,
+      ArrowUp: k - 1,
+      PageDown: k + page,
+      PageUp: k - page,
+      Home: 0,
+      End: this.view.length - 1,
+    }[event.key];
+    if (to !== undefined) {
+      event.preventDefault();
+      this.focusRow(to);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (!this.stale) this.hooks.onPlay(this.view[k]);
+    }
+  }
+
+  /** The shown moves as dicts (in the order shown), for tests and tools. */
+  shownMoves(limit = Infinity) {
+    const out = [];
+    if (!this.list) return out;
+    const n = Math.min(limit, this.view.length);
+    for (let k = 0; k < n; k++) out.push(this.list.toDict(this.view[k]));
+    return out;
+  }
+}

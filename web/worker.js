@@ -1,0 +1,155 @@
+// The solver's Web Worker: boots Pyodide from our own files, installs our wheel (the Python
+// package with the C core as a WebAssembly side module), loads lexicons and answers the page's
+// requests with Python (gaddag_solver/web_api.py). The page never waits on it: every request
+// is a message, answered by a message.
+//
+// Page → worker: {id, type, ...}
+//   load      {lexicon, rules}            fetch lexicons/NAME.gaddag and validate it in Python
+//   solve     {lexicon, rules, board, rack}
+//   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
+//   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
+// Worker → page: {id, ok: true, result[, records]} or {id, ok: false, error, field}; and,
+// unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
+
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const base = new URL("./", self.location.href);
+const started = performance.now();
+const since = () => Math.round(performance.now() - started);
+
+function progress(stage, message, extra = {}) {
+  self.postMessage({ type: "progress", stage, message, ms: since(), ...extra });
+}
+
+let pyodide = null;
+let call = null; // gaddag_solver.web_api.call
+const fetches = new Map(); // lexicon name -> Promise<Uint8Array>
+const loads = new Map(); // lexicon name -> Promise<info> (one load serves every ruleset of its alphabet)
+
+const site = fetch(new URL("site.json", base)).then((response) => {
+  if (!response.ok) throw new Error(`site.json: HTTP ${response.status}`);
+  return response.json();
+});
+
+const ready = (async () => {
+  progress("pyodide", "Loading Python (Pyodide)…");
+  pyodide = await loadPyodide({
+    indexURL: new URL("pyodide/", base).href,
+    stdout: (text) => console.log(text),
+    stderr: (text) => console.warn(text),
+  });
+  progress("wheel", "Loading the solver package…");
+  const { wheel } = await site;
+  await pyodide.loadPackage(new URL(wheel, base).href, { messageCallback: () => {} });
+  const api = pyodide.pyimport("gaddag_solver.web_api");
+  call = api.call;
+  progress("python", "Python ready");
+})();
+ready.catch((error) => progress("failed", `The solver could not start: ${error.message || error}`));
+
+function fetchLexicon(name) {
+  if (!fetches.has(name)) {
+    const url = new URL(`lexicons/${encodeURIComponent(name)}.gaddag`, base);
+    const promise = fetch(url).then(async (response) => {
+      if (!response.ok) {
+        throw Object.assign(new Error(`unknown lexicon '${name}' (HTTP ${response.status} for ${url.pathname})`), {
+          field: "lexicon",
+        });
+      }
+      return new Uint8Array(await response.arrayBuffer());
+    });
+    promise.catch(() => fetches.delete(name));
+    fetches.set(name, promise);
+  }
+  return fetches.get(name);
+}
+
+/** Run web_api.call(kind, request): the answer as an object, and the records if any. */
+function python(kind, request, data = undefined) {
+  const answer = call(kind, JSON.stringify(request), data);
+  try {
+    const result = JSON.parse(answer.get(0));
+    const recordsProxy = answer.get(1);
+    let records;
+    if (recordsProxy) {
+      const view = recordsProxy.getBuffer("u8");
+      try {
+        records = view.data.slice().buffer; // the one copy out of wasm memory
+      } finally {
+        view.release();
+        recordsProxy.destroy();
+      }
+    }
+    return { result, records };
+  } finally {
+    answer.destroy();
+  }
+}
+
+function loadLexicon(name, rules) {
+  const key = name;
+  if (!loads.has(key)) {
+    const promise = (async () => {
+      const bytesPromise = fetchLexicon(name); // starts now, alongside Pyodide's boot
+      await ready;
+      const bytes = await bytesPromise;
+      progress("lexicon", `Checking lexicon ${name}…`, { lexicon: name });
+      // The Uint8Array goes in as it is; Python copies it once (data.to_bytes()).
+      const { result } = python("load_lexicon", { name, rules }, bytes);
+      fetches.delete(name); // Python holds its own copy now
+      if (result.error) throw Object.assign(new Error(result.error), { field: result.field });
+      progress("ready", `Lexicon ${name} ready`, { lexicon: name, info: result });
+      return result;
+    })();
+    promise.catch(() => loads.delete(key));
+    loads.set(key, promise);
+  }
+  return loads.get(key);
+}
+
+async function handle(message) {
+  const { type } = message;
+  if (type === "load") {
+    return { result: await loadLexicon(message.lexicon, message.rules) };
+  }
+  await ready;
+  if (type === "solve") {
+    await loadLexicon(message.lexicon, message.rules);
+    const started = performance.now();
+    const answer = python("solve", {
+      lexicon: message.lexicon,
+      rules: message.rules,
+      board: message.board,
+      rack: message.rack,
+      format: "records",
+    });
+    answer.result.worker_ms = performance.now() - started;
+    return answer;
+  }
+  if (type === "bench") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("bench", message);
+  }
+  if (type === "parse_cgp" || type === "format_cgp") {
+    return python(type, message);
+  }
+  throw Object.assign(new Error(`unknown request ${type}`), { field: "request" });
+}
+
+self.onmessage = async (event) => {
+  const message = event.data || {};
+  const { id } = message;
+  try {
+    const { result, records } = await handle(message);
+    if (result && result.error) {
+      self.postMessage({ id, ok: false, error: result.error, field: result.field, square: result.square });
+    } else if (records) {
+      self.postMessage({ id, ok: true, result, records }, [records]);
+    } else {
+      self.postMessage({ id, ok: true, result });
+    }
+  } catch (error) {
+    self.postMessage({ id, ok: false, error: String(error.message || error), field: error.field || "internal" });
+  }
+};
+
