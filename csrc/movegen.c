@@ -188,8 +188,16 @@ static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t mai
 static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int32_t word_multiplier,
                     int32_t cross_sum, unsigned placed);
 
+/* Continuations are inlined into the walk: they are small, called from one place each, and
+ * a call per step is a measurable part of the walk's cost. */
+#if defined(__GNUC__) || defined(__clang__)
+#define WALK_INLINE static inline __attribute__((always_inline))
+#else
+#define WALK_INLINE static inline
+#endif
+
 /* After the letter at `pos` was read through arc `index`, going rightward. */
-static void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
+WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
                        int32_t cross_sum, unsigned placed)
 {
     uint32_t arc = w->arcs[index];
@@ -200,7 +208,7 @@ static void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t 
 }
 
 /* After the letter at `pos` was read through arc `index`, going leftward. */
-static void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
+WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
                       int32_t cross_sum, unsigned placed)
 {
     uint32_t arc = w->arcs[index];
