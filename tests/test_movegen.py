@@ -1,0 +1,548 @@
+"""Correctness (a): the C move generator against the brute-force oracle (tests/oracle.py).
+
+Property tests (hypothesis) on random small games, for every shipped ruleset and for random
+tiny rulesets: a random lexicon of words over a few letters of the ruleset's alphabet is built
+with build_gaddag; a game is played from the empty board, each turn a random rack (0, 1 or 2
+blanks; often a full rack, often the letters of a lexicon word so bingos happen) and a random
+play chosen from the legal ones, so every board is legal and connected. At every turn the
+position is checked: the public Solver (the C core) and the oracle give identical sets of
+(tiles placed, score), no play is listed twice, every Move is self-consistent (word, tiles,
+direction, leave), Move.words agrees with the oracle's words and scores, and ``top=n`` is the
+first n of the full list while the count is the total.
+
+Deterministic cases cover the edges: openings (must cover the start), full-rack bingos, full
+lines, plays along all four board edges, a single tile forming words both ways (one play),
+and the core's limits: a 32-square line, a 32×32 board, a 63-letter alphabet.
+
+The oracle is restricted to the letters the lexicon uses: a blank designated as any other
+letter can never form a word, so nothing is lost, and it is much faster.
+
+The default run takes well under a minute; GADDAG_SLOW_TESTS=1 runs 20 times as many examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+from collections import Counter
+
+import pytest
+from gaddag_solver import Lexicon, Rules, build_gaddag
+from gaddag_solver.board import Board
+from gaddag_solver.move import Move
+from gaddag_solver.solver import Solver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import (
+    OracleRules,
+    board_to_lines,
+    describe_play,
+    empty_board,
+    generate,
+    score_word,
+    words_formed,
+)
+
+SLOW = os.environ.get("GADDAG_SLOW_TESTS") == "1"
+
+
+def examples(n: int) -> int:
+    return n * 20 if SLOW else n
+
+
+def game_settings(n: int):
+    return settings(
+        max_examples=examples(n),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+RULESETS = ("english", "super", "wwf", "polish", "russian", "erudit")
+RULES = {name: Rules.load(name) for name in RULESETS}
+# Letters words are drawn from: common ones, plus the language's own (Ą Ę Ł Ż Ó; Ё, which is a
+# letter of its own in Russian Scrabble and folds to Е in Эрудит).
+LETTER_POOLS = {
+    "english": "AEIOSTRNLDHXZQJ",
+    "super": "AEIOSTRNLDHXZQJ",
+    "wwf": "AEIOSTRNLDHXZQJ",
+    "polish": "AEIOĄĘŁŻÓŹŚĆŃSZ",
+    "russian": "АЕЁИОТНСЖЩЪЫЭЮЯ",
+    "erudit": "АЕИОТНСЖЩЪЫЭЮЯ",
+}
+
+
+# ---- building blocks ----------------------------------------------------------------------------
+
+
+def make_lexicon(words: list[str], rules: Rules) -> Lexicon:
+    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
+    return Lexicon.load(data, rules)
+
+
+def oracle_rules(rules: Rules, letters: set[str]) -> OracleRules:
+    """The ruleset for the oracle, restricted to the letters the lexicon's words use."""
+    full = OracleRules.from_rules(rules)
+    return dataclasses.replace(full, values={k: v for k, v in full.values.items() if k in letters})
+
+
+def grid_board(grid: list[list[str | None]], rules: Rules) -> Board:
+    return Board.from_rows(board_to_lines(grid), rules)
+
+
+def apply(grid: list[list[str | None]], move: Move) -> None:
+    for r, c, letter, blank in move.tiles:
+        assert grid[r][c] is None
+        grid[r][c] = letter.lower() if blank else letter
+
+
+def check_move(move: Move, grid, rules: Rules, rack_tiles: Counter) -> None:
+    """A Move agrees with itself and the board: the tiles go on empty squares in one line, the
+    word reads off the board after the play, a single tile is across exactly when it forms an
+    across word, the tiles come from the rack and the leave is the rest."""
+    assert move.tiles, move
+    dr, dc = (0, 1) if move.direction == "across" else (1, 0)
+    placed = {(r, c): (letter.lower() if blank else letter) for r, c, letter, blank in move.tiles}
+    assert len(placed) == len(move.tiles)
+    assert all(grid[r][c] is None for r, c in placed), move
+    # the main word: a maximal run through (row, col)
+    r0, c0 = move.row, move.col
+    assert not (0 <= r0 - dr and 0 <= c0 - dc and grid[r0 - dr][c0 - dc]), f"{move}: word starts too late"
+    letters = []
+    r, c = r0, c0
+    while r < rules.rows and c < rules.cols and ((r, c) in placed or grid[r][c]):
+        letters.append(placed.get((r, c)) or grid[r][c])
+        r, c = r + dr, c + dc
+    assert "".join(letters) == move.word, f"{move}: reads {''.join(letters)!r} on the board"
+    covered = {(r0 + i * dr, c0 + i * dc) for i in range(len(letters))}
+    assert set(placed) <= covered, f"{move}: a tile off the main word"
+    if len(move.tiles) == 1:
+        (r, c) = next(iter(placed))
+        across_word = (c > 0 and grid[r][c - 1]) or (c + 1 < rules.cols and grid[r][c + 1])
+        assert (move.direction == "across") == bool(across_word), f"{move}: single tile direction"
+    used = Counter("?" if blank else letter for _r, _c, letter, blank in move.tiles)
+    assert Counter(move.leave) + used == rack_tiles, f"{move}: leave {move.leave!r}"
+
+
+def check_words(move: Move, grid, rules: Rules, orules: OracleRules) -> None:
+    """Move.words (the core's gd_move_words) against the oracle's words and scores."""
+    formed = words_formed(grid, move.tiles, orules)
+    want = Counter(
+        (
+            "".join(letter.lower() if blank else letter for _r, _c, letter, blank, _n in word),
+            score_word(word, orules),
+        )
+        for word in formed
+    )
+    assert Counter(move.words) == want, f"{move}: words {move.words}, oracle {sorted(want)}"
+    assert move.words[0][0] == move.word
+    bonus = rules.bingo_bonus if len(move.tiles) == rules.rack_size else 0
+    assert sum(score for _, score in move.words) + bonus == move.score
+
+
+def check_position(
+    solver: Solver,
+    grid,
+    rack: str,
+    words: frozenset[str],
+    orules: OracleRules,
+    top: int | None = None,
+    words_sample: int = 3,
+) -> list[Move]:
+    """Solve one position both ways and compare; returns the solver's moves."""
+    rules = solver.rules
+    board = grid_board(grid, rules)
+    moves = solver.solve(board, rack, warn=False)
+    oracle_rack = rules.alphabet.normalize(rack)  # e.g. Эрудит's Ё is an Е tile
+    want = generate(grid, oracle_rack, words, orules)
+    got = Counter((frozenset(m.tiles), m.score) for m in moves)
+    twice = [play for play, n in got.items() if n > 1]
+    assert not twice, f"listed twice: {describe_play(twice[0])}"
+    if set(got) != want:
+        missing = sorted(want - set(got), key=describe_play)[:8]
+        extra = sorted(set(got) - want, key=describe_play)[:8]
+        pytest.fail(
+            f"rack {rack!r}: {len(want - set(got))} missing, {len(set(got) - want)} extra\n"
+            + "\n".join(board_to_lines(grid))
+            + "\n"
+            + "".join(f"  missing {describe_play(p)}\n" for p in missing)
+            + "".join(f"  extra   {describe_play(p)}\n" for p in extra)
+        )
+    scores = [m.score for m in moves]
+    assert scores == sorted(scores, reverse=True)
+    rack_tiles = Counter(oracle_rack)
+    for move in moves:
+        check_move(move, grid, rules, rack_tiles)
+    for move in moves[:words_sample]:
+        check_words(move, grid, rules, orules)
+    if top is not None:
+        count, best = solver.solve_counted(board, rack, top=top, warn=False)
+        assert count == len(moves)
+        assert best == moves[:top]
+    return moves
+
+
+# ---- strategies ---------------------------------------------------------------------------------
+
+
+@st.composite
+def word_lists(draw, letters: list[str], longest: int) -> list[str]:
+    """Words over a few letters: some two-letter words (they make cross-plays), longer ones up to
+    9 letters (sometimes one that fills half the board's line), and now and then a one-letter
+    word (never a play by itself)."""
+    pairs = [a + b for a in letters for b in letters]
+    two = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True))
+    longer = very_long = []
+    if longest >= 3:
+        longer = draw(
+            st.lists(st.text(alphabet=letters, min_size=3, max_size=min(9, longest)), min_size=3, max_size=30)
+        )
+    if longest >= 10:
+        very_long = draw(st.lists(st.text(alphabet=letters, min_size=10, max_size=longest), max_size=1))
+    ones = draw(st.lists(st.sampled_from(letters), max_size=1))
+    return sorted(set(two + longer + ones + very_long))
+
+
+@st.composite
+def racks(draw, letters: list[str], words: list[str], rack_size: int, max_blanks: int = 2) -> str:
+    """A rack: 0..max_blanks blanks; mostly full; often the letters of a lexicon word."""
+    blanks = min(rack_size, draw(st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3][: 3 + 2 * max_blanks])))
+    size = draw(st.sampled_from([rack_size] * 3 + list(range(1, rack_size + 1))))
+    size = max(size, blanks)
+    long_words = [w for w in words if len(w) >= 2]
+    if long_words and draw(st.booleans()):
+        word = draw(st.sampled_from(long_words))
+        tiles = list(word[: size - blanks])
+    else:
+        tiles = []
+    while len(tiles) < size - blanks:
+        tiles.append(draw(st.sampled_from(letters)))
+    tiles += ["?"] * blanks
+    return "".join(draw(st.permutations(tiles)))
+
+
+def play_game(data, rules: Rules, words: list[str], turns: int, spell=None) -> list[list[str | None]]:
+    """Play `turns` random turns from the empty board, checking every position; returns the
+    final board. `spell` rewrites a rack before it is given to the solver (to use another
+    spelling of the same tiles)."""
+    solver = Solver(make_lexicon(words, rules), rules)
+    folded = frozenset(rules.alphabet.normalize(w) for w in words)
+    orules = oracle_rules(rules, {ch for w in folded for ch in w})
+    grid = empty_board(orules)
+    for turn in range(turns):
+        rack = data.draw(racks(sorted({ch for w in folded for ch in w}), sorted(folded), rules.rack_size))
+        if spell is not None:
+            rack = data.draw(spell(rack))
+        top = data.draw(st.integers(0, 40))
+        moves = check_position(solver, grid, rack, folded, orules, top=top)
+        if moves:
+            apply(grid, moves[data.draw(st.integers(0, len(moves) - 1), label=f"play {turn}")])
+    return grid
+
+
+# ---- the shipped rulesets -----------------------------------------------------------------------
+
+
+def _ruleset_game(name: str, data) -> None:
+    rules = RULES[name]
+    pool = LETTER_POOLS[name]
+    letters = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=5, unique=True), label="letters")
+    words = data.draw(word_lists(letters, rules.longest_line), label="words")
+    turns = data.draw(st.integers(1, 7), label="turns")
+    play_game(data, rules, words, turns)
+
+
+@pytest.mark.parametrize("name", ["english", "super", "wwf", "polish", "russian"])
+@game_settings(120)
+@given(data=st.data())
+def test_random_games(name, data):
+    _ruleset_game(name, data)
+
+
+@game_settings(120)
+@given(data=st.data())
+def test_random_games_erudit_fold(data):
+    """Эрудит: words, racks and boards may be written with Ё; it is read as Е everywhere."""
+    rules = RULES["erudit"]
+    letters = data.draw(
+        st.lists(st.sampled_from(LETTER_POOLS["erudit"]), min_size=2, max_size=5, unique=True).map(
+            lambda ls: ls if "Е" in ls else ["Е", *ls[1:]]
+        ),
+        label="letters",
+    )
+    words = data.draw(word_lists(letters, rules.longest_line), label="words")
+    # the word list as given: some words spelled with Ё
+    given_words = [w.replace("Е", "Ё") if data.draw(st.booleans()) else w for w in words]
+    lexicon = make_lexicon(given_words, rules)
+    assert len(lexicon) == len(set(words))
+    for original, spelled in zip(words, given_words, strict=True):
+        assert original in lexicon and spelled in lexicon
+    assert rules.alphabet.normalize("Ё") == "Е"
+
+    def spell(rack: str):
+        return st.sampled_from([rack, rack.replace("Е", "Ё")])
+
+    grid = play_game(data, rules, given_words, data.draw(st.integers(1, 7), label="turns"), spell=spell)
+    lines = board_to_lines(grid)
+    written_with_yo = [line.replace("Е", "Ё").replace("е", "ё") for line in lines]
+    assert Board.from_rows(written_with_yo, rules) == Board.from_rows(lines, rules)
+
+
+# ---- random tiny rulesets -----------------------------------------------------------------------
+
+
+@st.composite
+def tiny_rules(draw) -> Rules:
+    """Small boards (2..7 × 2..12) with random premiums (4× ones included), start square,
+    rack size (1..8), bonus, tile values and blank value."""
+    rows = draw(st.integers(2, 7))
+    cols = draw(st.integers(2, 12))
+    if draw(st.booleans()):
+        rows, cols = cols, rows
+    premium = st.sampled_from(".........dtqDTQ")
+    layout = [[draw(premium) for _ in range(cols)] for _ in range(rows)]
+    start = [draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))]
+    start_doubles = draw(st.booleans())
+    if start_doubles:
+        layout[start[0]][start[1]] = "D"
+    letters = draw(st.lists(st.sampled_from("ABCDEŻ"), min_size=2, max_size=4, unique=True))
+    return Rules.from_dict(
+        {
+            "name": "tiny",
+            "title": "tiny",
+            "language": "en",
+            "rows": rows,
+            "cols": cols,
+            "layout": ["".join(row) for row in layout],
+            "start": start,
+            "start_doubles": start_doubles,
+            "rack_size": draw(st.integers(1, 8)),
+            "bingo_bonus": draw(st.sampled_from([0, 15, 35, 50])),
+            "letters": [[letter, draw(st.integers(0, 10)), 9] for letter in letters],
+            "blanks": 2,
+            "blank_value": draw(st.sampled_from([0, 0, 0, 1, 2])),
+            "fold": {},
+            "default_lexicon": None,
+        }
+    )
+
+
+@game_settings(300)
+@given(data=st.data())
+def test_random_games_tiny_rulesets(data):
+    rules = data.draw(tiny_rules(), label="rules")
+    letters = list(rules.alphabet.letters)
+    words = data.draw(word_lists(letters, rules.longest_line), label="words")
+    play_game(data, rules, words, data.draw(st.integers(1, 8), label="turns"))
+
+
+# ---- edge cases ---------------------------------------------------------------------------------
+
+WORDS_AEST = sorted(
+    {a + b for a in "AEST" for b in "AEST"}
+    | {"SAT", "SET", "TEA", "EAT", "ATE", "SEA", "TEAS", "SEAT", "EATS", "TASTE", "STATE", "TEASE", "EASE"}
+    | {"TASTES", "STATES", "SEATS", "TEATS", "ESTATE", "ESTATES"}
+)
+
+
+def _solver_and_oracle(rules: Rules, words: list[str]) -> tuple[Solver, frozenset[str], OracleRules]:
+    solver = Solver(make_lexicon(words, rules), rules)
+    folded = frozenset(rules.alphabet.normalize(w) for w in words)
+    return solver, folded, oracle_rules(rules, {ch for w in folded for ch in w})
+
+
+def _letters_for(name: str) -> tuple[str, list[str]]:
+    """Four letters of a ruleset's alphabet and a word list over them (seven-letter words too)."""
+    four = {"polish": "ĄĘŁÓ", "russian": "АЁЖО", "erudit": "АЕЖО"}.get(name, "AEST")
+    table = str.maketrans("AEST", four)
+    return four, [w.translate(table) for w in WORDS_AEST]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_opening_must_cover_the_start(name):
+    rules = RULES[name]
+    four, words = _letters_for(name)
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = empty_board(orules)
+    start = rules.start
+    for rack in (four + four[:3], four[:2], four[0] + "??" + four[1:3], "?" * 2):
+        moves = check_position(solver, grid, rack, folded, orules, top=3, words_sample=20)
+        assert moves, rack
+        for move in moves:
+            assert any((r, c) == start for r, c, _l, _b in move.tiles), move
+            assert len(move.tiles) >= 2
+    # a single tile is never an opening
+    assert solver.solve(Board.empty(rules), four[0], warn=False) == []
+    assert solver.solve(Board.empty(rules), "", warn=False) == []
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_full_rack_bingo(name):
+    """ESTATES (7 letters) from a full rack, with 0, 1 and 2 blanks: the bonus is added."""
+    rules = RULES[name]
+    four, words = _letters_for(name)
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    table = str.maketrans("AEST", four)
+    estates = "ESTATES".translate(table)
+    grid = empty_board(orules)
+    for rack in (estates, "?" + estates[1:], estates[:3] + "??" + estates[5:]):
+        moves = check_position(solver, grid, rack, folded, orules, words_sample=50)
+        bingos = [m for m in moves if len(m.tiles) == rules.rack_size]
+        assert bingos, rack
+        for move in bingos:
+            assert move.word.upper() == estates
+            assert move.score == sum(s for _, s in move.words) + rules.bingo_bonus
+    # and through a board tile: the (made-up) 8-letter EASTSEAT after an opening TEA
+    solver, folded, orules = _solver_and_oracle(rules, [*words, "EASTSEAT".translate(table)])
+    opening = solver.solve(Board.empty(rules), "TEA".translate(table), warn=False)
+    apply(grid, next(m for m in opening if m.word == "TEA".translate(table)))
+    moves = check_position(solver, grid, "EASSEAT".translate(table), folded, orules, top=5, words_sample=50)
+    bingos = [m for m in moves if len(m.tiles) == rules.rack_size]
+    assert bingos and all(len(m.word) == 8 for m in bingos)
+
+
+def test_full_line():
+    """Row 7 holds a 15-letter word: nothing more goes across it; plays cross it and hook it."""
+    rules = RULES["english"]
+    line = "TEASETEASETEASE"
+    words = [*WORDS_AEST, line]
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = empty_board(orules)
+    for c, letter in enumerate(line):
+        grid[7][c] = letter
+    for rack in ("SEAT", "AEST?", "S", "??", "TTEESSA"):
+        moves = check_position(solver, grid, rack, folded, orules, top=4, words_sample=20)
+        assert moves, rack
+        assert not any(t[0] == 7 for m in moves for t in m.tiles)
+        assert any(m.direction == "down" and m.row < 7 < m.row + len(m.word) for m in moves)
+
+
+def test_full_lines_on_a_tiny_board():
+    """A 4×5 board full but for one square: single-tile plays fill it; a full board has no play."""
+    rules = Rules.from_dict(
+        {**RULES["english"].to_dict(), "name": "tiny", "rows": 4, "cols": 5, "start": [1, 2],
+         "layout": ["T.d.Q", ".tDq.", "d...T", "Q..D."]}
+    )  # fmt: skip
+    rows = ["SEATS", "EASTE", "ATEAS", "TS.TA"]
+    # (3,2) completes row 3 (TS?TA) and column 2 (ASE?): S and A both fit
+    words = [*WORDS_AEST, "TSSTA", "ASES", "TSATA", "ASEA"]
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = [[None if ch == "." else ch for ch in row] for row in rows]
+    for rack, plays in (("S", 1), ("A", 1), ("?", 2), ("SAT?", 4), ("T", 0)):
+        assert len(check_position(solver, grid, rack, folded, orules, top=1, words_sample=5)) == plays
+    grid[3][2] = "S"
+    assert check_position(solver, grid, "AEST?", folded, orules) == []
+
+
+def test_plays_along_all_four_edges():
+    """Row 7 and column 7 are full, so tiles touch every edge of the board; plays are found
+    along row 0, row 14, column 0 and column 14."""
+    rules = RULES["english"]
+    across = "TEASETEASETEASE"
+    down = "SEATSETASESATES"
+    assert across[7] == down[7]
+    words = [*WORDS_AEST, across, down]
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = empty_board(orules)
+    for i in range(15):
+        grid[7][i] = across[i]
+        grid[i][7] = down[i]
+    seen_edges: set[str] = set()
+    for rack in ("SEAT", "EAST?", "TA", "??S"):
+        moves = check_position(solver, grid, rack, folded, orules, top=2, words_sample=10)
+        for move in moves:
+            for r, c, _l, _b in move.tiles:
+                seen_edges |= {name for name, hit in (("top", r == 0), ("bottom", r == 14),
+                               ("left", c == 0), ("right", c == 14)) if hit}  # fmt: skip
+    assert seen_edges == {"top", "bottom", "left", "right"}
+
+
+def test_single_tile_forming_words_both_ways_is_one_play():
+    """A tile in the corner of an L forms an across and a down word: one play, scored for both."""
+    rules = RULES["english"]
+    solver, folded, orules = _solver_and_oracle(rules, WORDS_AEST)
+    lines = ["." * 15] * 15
+    lines[4:8] = [
+        ".........S.....",
+        ".........E.....",
+        ".........T.....",
+        ".......TEA.....",
+    ]
+    grid = [[None if ch == "." else ch for ch in line] for line in lines]
+    for rack in ("S", "A", "?", "SA", "SEAT??"):
+        moves = check_position(solver, grid, rack, folded, orules, words_sample=50)
+        singles = Counter(frozenset(m.tiles) for m in moves if len(m.tiles) == 1)
+        assert singles and all(n == 1 for n in singles.values())
+    # S at (6,8), a DL: ST across (with the T at (6,9)) and SE down (with the E at (7,8)), one
+    # play listed across: ST = S1x2 + T1 = 3, SE = S1x2 + E1 = 3; 6 in all.
+    moves = solver.solve(grid_board(grid, rules), "S", warn=False)
+    (move,) = [m for m in moves if {(t[0], t[1]) for t in m.tiles} == {(6, 8)}]
+    assert (move.direction, move.word, move.score) == ("across", "ST", 6)
+    assert move.words == [("ST", 3), ("SE", 3)]
+
+
+def test_longest_line_the_core_supports():
+    """32 squares (GD_MAX_DIM): a 32-letter word as an opening from a 32-tile rack, then plays
+    crossing and hooking the full 32-square line."""
+    rules = Rules.from_dict(
+        {**RULES["english"].to_dict(), "name": "long", "rows": 3, "cols": 32, "start": [1, 31],
+         "layout": ["." * 32, "d" * 31 + "D", "T" + "." * 31], "rack_size": 32}
+    )  # fmt: skip
+    long_word = ("TEASE" * 7)[:32]
+    words = [*WORDS_AEST, long_word]
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = empty_board(orules)
+    moves = check_position(solver, grid, long_word, folded, orules, top=2, words_sample=5)
+    bingo = [m for m in moves if len(m.tiles) == 32]
+    assert len(bingo) == 1 and bingo[0].word == long_word
+    # (T1 + E1 + A1 + S1 + E1 ...) x2 on the DLs of row 1, except the DW at the end: letters doubled
+    # on 31 squares, the last tile (on the DW) single, then x2; + 50.
+    values = [RULES["english"].values[ord(ch) - ord("A")] for ch in long_word]
+    assert bingo[0].score == (2 * sum(values[:31]) + values[31]) * 2 + 50
+    apply(grid, bingo[0])
+    for rack in ("SEAT", "TT?", "EASTE?S"):
+        check_position(solver, grid, rack, folded, orules, top=3, words_sample=5)
+
+
+def _random_game(rules: Rules, letters: str, seed: int, turns: int, longest: int) -> None:
+    """A seeded random game (for rulesets too big for many hypothesis examples)."""
+    rng = random.Random(seed)
+    words = sorted({"".join(rng.choice(letters) for _ in range(rng.randint(2, longest))) for _ in range(80)})
+    solver, folded, orules = _solver_and_oracle(rules, words)
+    grid = empty_board(orules)
+    total = 0
+    for _ in range(turns):
+        rack = "".join(rng.choice(letters + "??") for _ in range(rules.rack_size))
+        moves = check_position(solver, grid, rack, folded, orules, top=5, words_sample=5)
+        total += len(moves)
+        if moves:
+            apply(grid, max(moves, key=lambda m: (len(m.tiles), m.score)))
+    assert total > 0
+
+
+def test_largest_alphabet():
+    """63 letters (GD_MAX_ALPHABET), words spelled with the last codes (60..63, the top bits of
+    the core's 64-bit cross-sets)."""
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) for c in range(0x410, 0x430)]
+    letters += ["Ą", "Ę", "Ł", "Ż", "Ó"]
+    rules = Rules.from_dict(
+        {
+            **RULES["english"].to_dict(),
+            "name": "big",
+            "letters": [[x, i % 10, 2] for i, x in enumerate(letters)],
+        }
+    )
+    assert len(rules.alphabet) == 63 and rules.alphabet.code("Ó") == 63
+    _random_game(rules, "ĘŁŻÓA", seed=1, turns=10, longest=5)
+
+
+def test_largest_board():
+    """32×32 (GD_MAX_SQUARES), random premiums, start square in the middle that does not double."""
+    rng = random.Random(2)
+    layout = ["".join(rng.choice("....dtqDTQ") for _ in range(32)) for _ in range(32)]
+    rules = Rules.from_dict(
+        {**RULES["english"].to_dict(), "name": "huge", "rows": 32, "cols": 32, "start": [16, 16],
+         "layout": layout, "start_doubles": False}
+    )  # fmt: skip
+    _random_game(rules, "AEST", seed=3, turns=10, longest=12)
