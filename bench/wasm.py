@@ -33,19 +33,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 import build_wasm  # noqa: E402
 import movegen  # noqa: E402
+from chromium import launch  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PYODIDE_FILES = [
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -117,7 +110,7 @@ def run_chromium(wheel: Path, lexicon: Path, positions: Path, min_ms: float) -> 
         thread.start()
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = launch(playwright)
                 page = browser.new_page()
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
                 page.wait_for_function("window.benchResult !== undefined", timeout=1_800_000)

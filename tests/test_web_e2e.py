@@ -38,6 +38,7 @@ else:
         "playwright.sync_api", reason="pip install playwright (the test extra)"
     )
 
+from chromium import CHROMIUM, launch  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.solver import Solver  # noqa: E402
@@ -45,15 +46,6 @@ from gaddag_solver.solver import Solver  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "build" / "site"
 ARTIFACTS = ROOT / "test-artifacts" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 EXAMPLES = ROOT / "tests" / "data" / "sowpods" / "examples.txt"
 ENGLISH = Rules.load("english")
 LEXICON = "enable"  # the page's default for English
@@ -126,7 +118,7 @@ def server(site: Path) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(p)
         try:
             yield browser
         finally:

@@ -42,18 +42,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from chromium import CHROMIUM, launch  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "build" / "site"
 DATA = ROOT / "tests" / "data" / "sowpods"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TARGETS = {
     "interactive": 500.0,
     "ready": 6000.0,
@@ -258,7 +251,7 @@ def main() -> int:
         return 2
     build_site()
     with static_server(SITE) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(p)
         try:
             if args.bench_movegen:
                 return print_bench(browser, url, args)
