@@ -290,6 +290,28 @@ def prepare(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, board: byt
     workspace.prepared_for = key
 
 
+def _run_generator(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    rack_counts: bytes,
+    top_n: int,
+    out: Any,
+    capacity: int,
+) -> int:
+    """One gd_generate call for the prepared board; returns how many plays there are."""
+    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
+    count = ffi.new("size_t *")
+    rc = lib.gd_generate(
+        lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, top_n, out, capacity, count,
+        workspace.error,
+    )  # fmt: skip
+    if rc != lib.GD_OK:
+        raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
+    return int(count[0])
+
+
 def generate(
     lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes, top_n: int = 0
 ) -> tuple[int, bytes]:
@@ -297,27 +319,12 @@ def generate(
     hold them all (top_n = 0) or the best min(count, top_n). The move buffer grows and the call
     is repeated when the plays do not fit.
     """
-    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
-        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
     if top_n:
         workspace.grow(top_n)
-    count = ffi.new("size_t *")
     while True:
-        rc = lib.gd_generate(
-            lexicon.struct,
-            rules,
-            workspace.board,
-            workspace.memory,
-            rack_counts,
-            top_n,
-            workspace.moves,
-            workspace.capacity,
-            count,
-            workspace.error,
+        found = _run_generator(
+            lexicon, rules, workspace, rack_counts, top_n, workspace.moves, workspace.capacity
         )
-        if rc != lib.GD_OK:
-            raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
-        found = int(count[0])
         written = min(found, top_n) if top_n else found
         if written <= workspace.capacity:
             return found, ffi.buffer(workspace.moves, written * MOVE_RECORD_SIZE)[:]
@@ -326,24 +333,7 @@ def generate(
 
 def count_plays(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes) -> int:
     """How many plays the prepared board has for a rack (nothing is written)."""
-    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
-        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
-    count = ffi.new("size_t *")
-    rc = lib.gd_generate(
-        lexicon.struct,
-        rules,
-        workspace.board,
-        workspace.memory,
-        rack_counts,
-        0,
-        ffi.NULL,
-        0,
-        count,
-        workspace.error,
-    )
-    if rc != lib.GD_OK:
-        raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
-    return int(count[0])
+    return _run_generator(lexicon, rules, workspace, rack_counts, 0, ffi.NULL, 0)
 
 
 def prepare_and_generate(
