@@ -37,15 +37,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import build_wasm  # noqa: E402
 import movegen  # noqa: E402
+from build_site import PYODIDE_FILES  # noqa: E402
 from chromium import launch  # noqa: E402
-
-PYODIDE_FILES = [
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-]
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>movegen benchmark</title>
 <script type="module">
