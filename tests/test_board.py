@@ -31,24 +31,10 @@ from gaddag_solver.alphabet import BLANK_FLAG
 from gaddag_solver.board import column_name, parse_square
 from gaddag_solver.move import MOVE_RECORD
 from oracle import OracleRules, board_from_lines, generate, parse_positions_txt, score_word, words_formed
+from small_words import WORDS
 
 DATA = Path(__file__).resolve().parent / "data" / "sowpods"
 ENGLISH = Rules.load("english")
-
-# A small word list (every word of it is in SOWPODS), enough for many plays on any board.
-WORDS = sorted(
-    set(
-        """
-        AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO BY DA DE DO ED EH EL EM EN ER ES
-        EX FA GO HA HE HI HM HO ID IF IN IS IT JO KA LA LI LO MA ME MI MO MU MY NA NE NO NU OD OE OF
-        OH OI OM ON OP OR OS OW OX OY PA PE PI QI RE SH SI SO TA TI TO UH UM UN UP US UT WE WO XI XU
-        YA YE YO ZA ZO CAT CATS CAR CARS CARE CARES CARET CARETS RACE RACES TEA TEAS EAT EATS ATE
-        SEA SEAT EAST ETA ETAS RAT RATS STAR TAR TARS ARE ARES EAR EARS ERA ERAS SEAR RATE RATES
-        STARE TEAR TEARS ASTER TASER TARES CRATE CRATES REACT REACTS TRACE TRACES CASTER RECAST
-        QUA QAT QATS ZEA ZEAS ZOA AXE AXES TAX TAXES EX OXEN NET NETS TEN TENS SENT NEST
-        """.split()
-    )
-)
 
 
 @pytest.fixture(scope="module")

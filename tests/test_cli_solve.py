@@ -12,23 +12,11 @@ import pytest
 from gaddag_solver import Rules, build_gaddag, parse_cgp
 from gaddag_solver.cli import main
 from oracle import OracleRules, expected_to_placements, generate
+from small_words import WORDS
 
 ENGLISH = Rules.load("english")
 REPO = Path(__file__).resolve().parent.parent
 
-WORDS = sorted(
-    set(
-        """
-        AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO BY DA DE DO ED EH EL EM EN ER ES
-        EX FA GO HA HE HI HM HO ID IF IN IS IT JO KA LA LI LO MA ME MI MO MU MY NA NE NO NU OD OE OF
-        OH OI OM ON OP OR OS OW OX OY PA PE PI QI RE SH SI SO TA TI TO UH UM UN UP US UT WE WO XI XU
-        YA YE YO ZA ZO CAT CATS CAR CARS CARE CARES CARET CARETS RACE RACES TEA TEAS EAT EATS ATE
-        SEA SEAT EAST ETA ETAS RAT RATS STAR TAR TARS ARE ARES EAR EARS ERA ERAS SEAR RATE RATES
-        STARE TEAR TEARS ASTER TASER TARES CRATE CRATES REACT REACTS TRACE TRACES CASTER RECAST
-        QUA QAT QATS ZEA ZEAS ZOA AXE AXES TAX TAXES OXEN NET NETS TEN TENS SENT NEST
-        """.split()
-    )
-)
 
 EMPTY = "/".join(["15"] * 15)
 

@@ -19,6 +19,26 @@ class AlphabetError(ValueError):
     """A word or letter that the alphabet cannot represent."""
 
 
+def split_keeping(text: str, separators: Iterable[str]) -> list[str]:
+    """Split text at each separator character, keeping each separator as an item of its own
+    (``"AB?C"`` at ``"?"`` gives ``["AB", "?", "C"]``), so runs of letters stay whole for
+    digraph splitting."""
+    out: list[str] = []
+    current = ""
+    seps = set(separators)
+    for char in text:
+        if char in seps:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(char)
+        else:
+            current += char
+    if current:
+        out.append(current)
+    return out
+
+
 def normalize_text(text: str) -> str:
     """Unicode NFC, then upper case: the form letters are compared in."""
     return unicodedata.normalize("NFC", text).upper()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _core_api as core
-from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
+from .alphabet import BLANK_FLAG, Alphabet, AlphabetError, split_keeping
 from .rules import Rules, available_rules
 from .wordlist import FilterReport, WordListError, filter_words, read_entries
 
@@ -159,7 +159,7 @@ class Lexicon:
 
     def _pattern_pieces(self, pattern: str) -> list[str]:
         pieces: list[str] = []
-        for part in _split_keep(self.alphabet.normalize(pattern), WILDCARDS):
+        for part in split_keeping(self.alphabet.normalize(pattern), WILDCARDS):
             pieces.extend([part] if part in WILDCARDS else self.alphabet.split(part))
         return pieces
 
@@ -188,24 +188,6 @@ def _alphabet_for(letters: list[str], rules: Rules | None) -> Alphabet:
     if rules is not None:
         return rules.alphabet
     return Alphabet(letters, _shipped_folds().get(tuple(letters)))
-
-
-def _split_keep(text: str, separators: Iterable[str]) -> list[str]:
-    """Split text at each separator character, keeping the separators as their own items."""
-    out: list[str] = []
-    current = ""
-    seps = set(separators)
-    for char in text:
-        if char in seps:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(char)
-        else:
-            current += char
-    if current:
-        out.append(current)
-    return out
 
 
 # ---- building -----------------------------------------------------------------------------------

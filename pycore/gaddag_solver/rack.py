@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .alphabet import AlphabetError
+from .alphabet import AlphabetError, split_keeping
 from .board import PositionError, letter_tokens, written
 from .rules import Rules
 
@@ -122,23 +122,6 @@ def _pieces(text: str) -> list[str]:
     if text == "-":
         return []
     try:
-        return [token for _, token in letter_tokens(text)] if "[" in text else list(_split_blanks(text))
+        return [token for _, token in letter_tokens(text)] if "[" in text else split_keeping(text, BLANK)
     except ValueError as exc:
         raise RackError(f"rack {text!r}: {exc}") from None
-
-
-def _split_blanks(text: str) -> list[str]:
-    """Runs of letters, with each ``?`` on its own (so digraph splitting sees whole runs)."""
-    out: list[str] = []
-    current = ""
-    for char in text:
-        if char == BLANK:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(BLANK)
-        else:
-            current += char
-    if current:
-        out.append(current)
-    return out
