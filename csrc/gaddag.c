@@ -322,6 +322,51 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
     return GD_OK;
 }
 
+/* ---- the walk index ---------------------------------------------------------------------- */
+
+static int walk_needs_high(const gd_lexicon *lex) { return lex->alphabet_size >= GD_WALK_SET_BITS; }
+
+size_t gd_walk_index_size(const gd_lexicon *lex)
+{
+    if (!lex || !lex->arcs) return 0;
+    size_t arcs = lex->arc_count;
+    return arcs * sizeof(uint64_t) + (walk_needs_high(lex) ? arcs * sizeof(uint32_t) : 0);
+}
+
+int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err)
+{
+    if (!lex || !lex->arcs) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon was not opened");
+    if (!buffer || ((uintptr_t)buffer & 7u))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the walk index buffer must be given and 8-byte aligned");
+    size_t needed = gd_walk_index_size(lex);
+    if (size < needed)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the walk index needs %zu bytes, the buffer has %zu", needed, size);
+    const uint32_t *arcs = lex->arcs;
+    const uint32_t count = lex->arc_count;
+    uint64_t *walk = buffer;
+    uint32_t *high = walk_needs_high(lex) ? (uint32_t *)(walk + count) : NULL;
+
+    /* Pass 1, backward: the letters from each arc to the end of its sibling list, parked in
+     * the arc's own entry (a child may point into the middle of a shared list). */
+    for (uint32_t i = count; i-- > 0;) {
+        uint32_t arc = arcs[i];
+        uint64_t rest = (gd_arc_last(arc) || i + 1 == count) ? 0 : walk[i + 1];
+        walk[i] = rest | 1ull << gd_arc_letter(arc);
+    }
+    /* Pass 2, forward: a child always lies after its parent (the loader checked), so the
+     * set parked at the child is still there when the parent's entry is written. */
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t arc = arcs[i];
+        uint32_t child = gd_arc_child(arc);
+        uint64_t set = child ? walk[child] : 0;
+        walk[i] = child | (gd_arc_accepts(arc) ? GD_WALK_ACCEPTS : 0) | set << GD_WALK_SET_SHIFT;
+        if (high) high[i] = (uint32_t)(set >> GD_WALK_SET_BITS);
+    }
+    lex->walk = walk;
+    lex->walk_high = high;
+    return GD_OK;
+}
+
 /* ---- queries ----------------------------------------------------------------------------- */
 
 int gd_contains(const gd_lexicon *lex, const uint8_t *word, size_t length)

@@ -36,6 +36,31 @@ static inline uint32_t gd_find_arc(const uint32_t *arcs, uint32_t list, unsigned
     }
 }
 
+/* Walk index entries (see gd_build_walk_index): bits 0-23 the child list's first arc (0:
+ * none), bit 24 accepts, bits 25-63 the child list's letters as a set (bit 0 the separator,
+ * bit c letter c) for c < 39; bits 39-63 of the set live in walk_high when the alphabet
+ * needs them. */
+#define GD_WALK_CHILD_MASK 0xFFFFFFu
+#define GD_WALK_ACCEPTS (1ull << 24)
+#define GD_WALK_SET_SHIFT 25
+#define GD_WALK_SET_BITS 39
+
+static inline uint32_t gd_walk_child(uint64_t entry) { return (uint32_t)entry & GD_WALK_CHILD_MASK; }
+static inline int gd_walk_accepts(uint64_t entry) { return (entry & GD_WALK_ACCEPTS) != 0; }
+
+/* Bits set in x, as one instruction where the target has one. */
+static inline unsigned gd_count_bits(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__wasm__) || defined(__aarch64__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 static inline void gd_put_u16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;

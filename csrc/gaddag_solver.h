@@ -49,6 +49,8 @@ typedef struct gd_lexicon {
     uint32_t alphabet_length[64];  /* their length */
     uint32_t name_offset;          /* the build's source name */
     uint32_t name_length;
+    const uint64_t *walk;          /* the walk index (gd_build_walk_index), or NULL */
+    const uint32_t *walk_high;     /* its letters 39..63, for alphabets of more than 38 letters */
 } gd_lexicon;
 
 /*
@@ -61,6 +63,21 @@ typedef struct gd_lexicon {
 size_t gd_validate_scratch_size(size_t size);
 int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch,
                     gd_error *err);
+
+/*
+ * The walk index: what move generation reads instead of the arcs. Entry i describes arc i
+ * (its child list, whether it accepts) together with the set of letters in that child list,
+ * so the generator can tell whether a step leads anywhere before it visits the list, and
+ * find a letter's arc in a list by counting bits instead of scanning. It is derived from
+ * the validated arcs in one pass and never stored in a file.
+ *
+ * gd_walk_index_size says how many bytes it takes (8 per arc, 12 for alphabets of more than
+ * 38 letters); gd_build_walk_index fills a caller-owned, 8-byte-aligned buffer of that size
+ * and points lex->walk at it, so the buffer must outlive the lexicon's use. gd_generate
+ * needs it; the word queries do not.
+ */
+size_t gd_walk_index_size(const gd_lexicon *lex);
+int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err);
 
 /* 1 if `word` (letter codes, `length` of them) is in the lexicon, else 0. */
 int gd_contains(const gd_lexicon *lex, const uint8_t *word, size_t length);

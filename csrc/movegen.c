@@ -15,10 +15,9 @@
 #include "gaddag_format.h"
 #include "movegen_internal.h"
 
-#define MAX_LIST 64 /* a sibling list holds the separator and at most 63 letters */
-
 typedef struct line_walk {
-    const uint32_t *arcs;
+    const uint64_t *walk;      /* the lexicon's walk index */
+    const uint32_t *walk_high; /* its high letter bits, or NULL */
     const gd_rules *rules;
     int direction;
     int line;    /* row for across plays, column for down plays */
@@ -181,12 +180,18 @@ static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t 
 }
 
 /* ---- the walk ----------------------------------------------------------------------------- */
+/*
+ * The walk reads the lexicon's walk index, where the entry of an arc carries the letter set
+ * of the list it leads to. So a step is taken only when the next square can be filled from
+ * that list (the board's tile is in it, or a letter the rack can still cover), which keeps
+ * the walk out of the dead ends a blank opens up, and a letter's arc is found by counting
+ * the set's bits below it instead of scanning the list.
+ */
 
-
-static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t main_sum, int32_t word_multiplier,
-                     int32_t cross_sum, unsigned placed);
-static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int32_t word_multiplier,
-                    int32_t cross_sum, unsigned placed);
+static void go_right(line_walk *w, int pos, uint32_t list, uint64_t letters, int left, int32_t main_sum,
+                     int32_t word_multiplier, int32_t cross_sum, unsigned placed);
+static void go_left(line_walk *w, int pos, uint32_t list, uint64_t letters, int32_t main_sum,
+                    int32_t word_multiplier, int32_t cross_sum, unsigned placed);
 
 /* Continuations are inlined into the walk: they are small, called from one place each, and
  * a call per step is a measurable part of the walk's cost. */
@@ -196,31 +201,70 @@ static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int3
 #define WALK_INLINE static inline
 #endif
 
-/* After the letter at `pos` was read through arc `index`, going rightward. */
-WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
-                       int32_t cross_sum, unsigned placed)
+/* The letter set of the list that entry `index` leads to (bit 0: the separator). */
+WALK_INLINE uint64_t next_letters(const line_walk *w, uint32_t index)
 {
-    uint32_t arc = w->arcs[index];
-    int right_free = pos + 1 == w->length || !w->square[pos + 1];
-    if (gd_arc_accepts(arc) && right_free && placed) record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
-    uint32_t child = gd_arc_child(arc);
-    if (child && pos + 1 < w->length) go_right(w, pos + 1, child, left, main_sum, word_multiplier, cross_sum, placed);
+    uint64_t set = w->walk[index] >> GD_WALK_SET_SHIFT;
+    if (w->walk_high) set |= (uint64_t)w->walk_high[index] << GD_WALK_SET_BITS;
+    return set;
 }
 
-/* After the letter at `pos` was read through arc `index`, going leftward. */
-WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
-                      int32_t cross_sum, unsigned placed)
+/* Letters a new tile on empty square `pos` may be: the cross-set, narrowed to the rack's
+ * unused letters once its blanks are all needed. */
+WALK_INLINE uint64_t placeable(const line_walk *w, int pos)
 {
-    uint32_t arc = w->arcs[index];
+    return w->cross_set[pos] & (w->blanks_needed < w->blanks ? ~0ull : w->unused_letters);
+}
+
+/* Whether a list with these letters lets the walk go on at `pos`. */
+WALK_INLINE int can_continue(const line_walk *w, uint64_t letters, int pos)
+{
+    uint8_t here = w->square[pos];
+    if (here) return (int)((letters >> (here & 63u)) & 1u);
+    return w->tiles_left && (letters & placeable(w, pos));
+}
+
+/* Index of `letter`'s arc in the list starting at `list` whose letter set is `letters`. */
+WALK_INLINE uint32_t arc_of(uint32_t list, uint64_t letters, unsigned letter)
+{
+    return list + gd_count_bits(letters & ((1ull << letter) - 1u));
+}
+
+/* After the letter at `pos` was read through arc `index`, going rightward. */
+WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
+                            int32_t cross_sum, unsigned placed)
+{
+    uint64_t entry = w->walk[index];
+    int right_free = pos + 1 == w->length || !w->square[pos + 1];
+    if (gd_walk_accepts(entry) && right_free && placed) record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
+    uint32_t child = gd_walk_child(entry);
+    if (!child || pos + 1 == w->length) return;
+    uint64_t letters = next_letters(w, index);
+    if (can_continue(w, letters, pos + 1))
+        go_right(w, pos + 1, child, letters, left, main_sum, word_multiplier, cross_sum, placed);
+}
+
+/* After the letter at `pos` was read through arc `index`, going leftward: go on leftward,
+ * and where the word may start, cross the separator and go rightward from the anchor. */
+WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
+                           int32_t cross_sum, unsigned placed)
+{
+    uint64_t entry = w->walk[index];
     int left_free = pos == 0 || !w->square[pos - 1];
-    if (gd_arc_accepts(arc) && left_free && w->anchor_right_free && placed)
+    if (gd_walk_accepts(entry) && left_free && w->anchor_right_free && placed)
         record(w, pos, w->anchor, main_sum, word_multiplier, cross_sum, placed);
-    uint32_t child = gd_arc_child(arc);
+    uint32_t child = gd_walk_child(entry);
     if (!child) return;
-    if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1]))
-        go_left(w, pos - 1, child, main_sum, word_multiplier, cross_sum, placed);
-    if (left_free && w->anchor + 1 < w->length && gd_arc_letter(w->arcs[child]) == GD_SEPARATOR)
-        go_right(w, w->anchor + 1, gd_arc_child(w->arcs[child]), pos, main_sum, word_multiplier, cross_sum, placed);
+    uint64_t letters = next_letters(w, index);
+    if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1]) && can_continue(w, letters, pos - 1))
+        go_left(w, pos - 1, child, letters, main_sum, word_multiplier, cross_sum, placed);
+    if (left_free && w->anchor + 1 < w->length && (letters & 1u)) {
+        /* the separator sorts first, so its arc is the list's first */
+        uint64_t right_letters = next_letters(w, child);
+        if (can_continue(w, right_letters, w->anchor + 1))
+            go_right(w, w->anchor + 1, gd_walk_child(w->walk[child]), right_letters, pos, main_sum, word_multiplier,
+                     cross_sum, placed);
+    }
 }
 
 /* Reads or places the letter at `pos`, then hands over to `next`. Written once as a macro
@@ -229,10 +273,11 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
     do {                                                                                                    \
         uint8_t here = w->square[pos];                                                                      \
         if (here) {                                                                                         \
-            uint32_t index = gd_find_arc(w->arcs, list, here & 63u);                                        \
-            if (!index) return;                                                                             \
+            const unsigned letter = here & 63u;                                                             \
+            if (!((letters >> letter) & 1u)) return;                                                        \
+            const uint32_t index = arc_of(list, letters, letter);                                           \
             w->word[pos] = (uint8_t)(here | GD_ON_BOARD_FLAG);                                              \
-            int32_t letter_score = (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];          \
+            int32_t letter_score = (here & GD_BLANK_FLAG) ? w->values[0] : w->values[letter];               \
             int32_t next_main = main_sum + letter_score, next_multiplier = word_multiplier;                 \
             int32_t next_cross = cross_sum;                                                                 \
             unsigned next_placed = placed;                                                                  \
@@ -240,33 +285,19 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
             return;                                                                                         \
         }                                                                                                   \
         if (!w->tiles_left) return;                                                                         \
-        /* the cross-set, narrowed to the rack's unused letters once the blanks are all needed */        \
-        const uint64_t allowed =                                                                            \
-            w->cross_set[pos] & (w->blanks_needed < w->blanks ? ~0ull : w->unused_letters);                 \
-        if (!allowed) return;                                                                               \
-        const unsigned highest = 63u - (unsigned)__builtin_clzll(allowed);                                  \
         const int32_t lm = w->letter_multiplier[pos], wm = w->word_multiplier[pos];                         \
         const int crossing = w->has_cross[pos];                                                             \
         const int32_t cross_base = w->cross_score[pos];                                                     \
-        /* Pass 1, without data-dependent branches: the arcs whose letter may go here. Pass 2
-         * walks only those, so the walk's branches are the ones that do real work. */       \
-        uint32_t candidate[MAX_LIST];                                                                       \
-        unsigned candidates = 0;                                                                            \
-        for (uint32_t index = list;; index++) {                                                             \
-            uint32_t arc = w->arcs[index];                                                                  \
-            unsigned letter = gd_arc_letter(arc);                                                           \
-            candidate[candidates] = index;                                                                  \
-            candidates += (unsigned)((allowed >> letter) & 1u);                                             \
-            if ((arc & GD_ARC_LAST) | (letter >= highest)) break; /* lists are sorted by letter */          \
-        }                                                                                                   \
-        for (unsigned k = 0; k < candidates; k++) {                                                         \
-            const uint32_t index = candidate[k];                                                            \
-            const unsigned letter = gd_arc_letter(w->arcs[index]);                                          \
-            /* `allowed` holds only letters a rack tile or a spare blank can cover */                       \
+        uint64_t pending = letters & placeable(w, pos);                                                     \
+        while (pending) {                                                                                   \
+            const unsigned letter = (unsigned)__builtin_ctzll(pending);                                     \
+            pending &= pending - 1u;                                                                        \
+            const uint32_t index = arc_of(list, letters, letter);                                           \
+            /* placeable letters are ones a rack tile or a spare blank can cover */                         \
             const unsigned beyond = w->used[letter] >= w->rack[letter]; /* so a blank covers it */          \
             w->used[letter]++;                                                                              \
-            const uint64_t unused_before = w->unused_letters;                                              \
-            if (w->used[letter] >= w->rack[letter]) w->unused_letters &= ~(1ull << letter);                \
+            const uint64_t unused_before = w->unused_letters;                                               \
+            if (w->used[letter] >= w->rack[letter]) w->unused_letters &= ~(1ull << letter);                 \
             w->blanks_needed += beyond;                                                                     \
             w->tiles_left--;                                                                                \
             w->placed_at[placed] = (uint8_t)pos;                                                            \
@@ -284,14 +315,14 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         }                                                                                                   \
     } while (0)
 
-static void go_left(line_walk *w, int pos, uint32_t list, int32_t main_sum, int32_t word_multiplier,
-                    int32_t cross_sum, unsigned placed)
+static void go_left(line_walk *w, int pos, uint32_t list, uint64_t letters, int32_t main_sum,
+                    int32_t word_multiplier, int32_t cross_sum, unsigned placed)
 {
     PLACE_OR_FOLLOW(left_next(w, pos, index, next_main, next_multiplier, next_cross, next_placed));
 }
 
-static void go_right(line_walk *w, int pos, uint32_t list, int left, int32_t main_sum, int32_t word_multiplier,
-                     int32_t cross_sum, unsigned placed)
+static void go_right(line_walk *w, int pos, uint32_t list, uint64_t letters, int left, int32_t main_sum,
+                     int32_t word_multiplier, int32_t cross_sum, unsigned placed)
 {
     PLACE_OR_FOLLOW(right_next(w, pos, index, left, next_main, next_multiplier, next_cross, next_placed));
 }
@@ -303,6 +334,8 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     *count = 0;
+    if (!lex->walk)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
     int rc = gd_check_rules(rules, err);
     if (rc) return rc;
     const gd_workspace *ws = workspace;
@@ -311,7 +344,8 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the workspace was not prepared for this board and lexicon");
 
     line_walk w;
-    w.arcs = lex->arcs;
+    w.walk = lex->walk;
+    w.walk_high = lex->walk_high;
     w.rules = rules;
     w.out = out;
     w.capacity = capacity;
@@ -335,6 +369,9 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     if (w.tiles_left > GD_MAX_DIM)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);
 
+    /* arc 0 is the entry arc: its child is the root's list */
+    const uint32_t root = gd_walk_child(w.walk[0]);
+    const uint64_t root_letters = next_letters(&w, 0);
     const int rows = (int)rules->rows, cols = (int)rules->cols;
     for (int direction = 0; direction < 2; direction++) {
         w.direction = direction;
@@ -359,7 +396,7 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
                 if (!w.is_anchor[p]) continue;
                 w.anchor = p;
                 w.anchor_right_free = p + 1 == w.length || !w.square[p + 1];
-                go_left(&w, p, lex->root, 0, 1, 0, 0);
+                go_left(&w, p, root, root_letters, 0, 1, 0, 0);
             }
         }
     }

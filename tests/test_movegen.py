@@ -521,20 +521,45 @@ def _random_game(rules: Rules, letters: str, seed: int, turns: int, longest: int
     assert total > 0
 
 
+# 63 letters (GD_MAX_ALPHABET); a prefix of it makes an alphabet of any size.
+BIG_ALPHABET = (
+    [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    + [chr(c) for c in range(0x410, 0x430)]
+    + ["Ą", "Ę", "Ł", "Ż", "Ó"]
+)
+
+
+def alphabet_rules(size: int) -> Rules:
+    return Rules.from_dict(
+        {
+            **RULES["english"].to_dict(),
+            "name": f"alphabet{size}",
+            "letters": [[x, i % 10, 2] for i, x in enumerate(BIG_ALPHABET[:size])],
+        }
+    )
+
+
 def test_largest_alphabet():
     """63 letters (GD_MAX_ALPHABET), words spelled with the last codes (60..63, the top bits of
     the core's 64-bit cross-sets)."""
-    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) for c in range(0x410, 0x430)]
-    letters += ["Ą", "Ę", "Ł", "Ż", "Ó"]
-    rules = Rules.from_dict(
-        {
-            **RULES["english"].to_dict(),
-            "name": "big",
-            "letters": [[x, i % 10, 2] for i, x in enumerate(letters)],
-        }
-    )
+    rules = alphabet_rules(63)
     assert len(rules.alphabet) == 63 and rules.alphabet.code("Ó") == 63
     _random_game(rules, "ĘŁŻÓA", seed=1, turns=10, longest=5)
+
+
+@game_settings(40)
+@given(data=st.data())
+def test_random_games_alphabet_sizes(data):
+    """Alphabets on both sides of 38 letters, the most the walk index keeps in its entries
+    (more spill into a second array), with words over letter codes on both sides of 38 and
+    at the alphabet's end."""
+    size = data.draw(st.sampled_from([31, 32, 38, 39, 40, 63]), label="alphabet size")
+    rules = alphabet_rules(size)
+    codes = sorted({c for c in (1, 2, 31, 32, 37, 38, 39, 40, size - 1, size) if c <= size})
+    pool = [BIG_ALPHABET[c - 1] for c in codes]
+    letters = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=5, unique=True), label="letters")
+    words = data.draw(word_lists(letters, rules.longest_line), label="words")
+    play_game(data, rules, words, data.draw(st.integers(1, 5), label="turns"))
 
 
 def test_largest_board():

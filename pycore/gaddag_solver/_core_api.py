@@ -37,6 +37,7 @@ class OpenedLexicon:
 
     struct: Any
     buffer: Any
+    walk_index: Any
     alphabet: list[str]
     name: str
     words: int
@@ -65,10 +66,16 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
     size = len(data)
     struct = ffi.new("gd_lexicon *")
     err = ffi.new("gd_error *")
-    scratch = ffi.new("uint64_t[]", (lib.gd_validate_scratch_size(size) + 7) // 8)  # 8-byte aligned
+    # One 8-byte-aligned block serves as the validation scratch, then holds the walk index.
+    scratch_size = lib.gd_validate_scratch_size(size)
+    scratch = ffi.new("uint64_t[]", (scratch_size + 7) // 8)
     rc = lib.gd_lexicon_open(struct, ffi.cast("uint8_t *", buffer), size, scratch, err)
     if rc != lib.GD_OK:
         raise CoreFormatError(_message(err), int(err.offset))
+    index_size = lib.gd_walk_index_size(struct)
+    walk_index = scratch if index_size <= scratch_size else ffi.new("uint64_t[]", (index_size + 7) // 8)
+    if lib.gd_build_walk_index(struct, walk_index, index_size, err) != lib.GD_OK:
+        raise CoreError(_message(err))
     raw = ffi.buffer(ffi.cast("uint8_t *", buffer), size)
     alphabet = [
         bytes(raw[struct.alphabet_offset[c] : struct.alphabet_offset[c] + struct.alphabet_length[c]]).decode()
@@ -78,6 +85,7 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
     return OpenedLexicon(
         struct,
         buffer,
+        walk_index,
         alphabet,
         name,
         struct.word_count,

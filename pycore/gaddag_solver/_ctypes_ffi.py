@@ -55,6 +55,8 @@ class gd_lexicon(C.Structure):
         ("alphabet_length", C.c_uint32 * 64),
         ("name_offset", C.c_uint32),
         ("name_length", C.c_uint32),
+        ("walk", C.c_void_p),
+        ("walk_high", C.c_void_p),
     ]
 
 
@@ -229,6 +231,8 @@ P = C.c_void_p
 _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_validate_scratch_size", C.c_size_t, [C.c_size_t]),
     ("gd_lexicon_open", C.c_int, [P, P, C.c_size_t, P, P]),
+    ("gd_walk_index_size", C.c_size_t, [P]),
+    ("gd_build_walk_index", C.c_int, [P, P, C.c_size_t, P]),
     ("gd_contains", C.c_int, [P, P, C.c_size_t]),
     ("gd_anagrams", C.c_int, [P, P, C.c_int, P, C.c_size_t, P, P]),
     ("gd_pattern", C.c_int, [P, P, C.c_size_t, P, C.c_size_t, P, P]),
