@@ -1,11 +1,14 @@
 /* movegen.c — Gordon's GADDAG move generation with inline scoring.
  *
  * For every anchor (an empty square next to a tile, or the start square on an empty board)
- * and each direction, the walk starts at the anchor, reads leftward through the GADDAG
- * (placing rack tiles or following tiles already on the board), and at any point where the
- * word may start crosses the separator and reads rightward from the square after the
- * anchor. Leftward placement never covers another anchor square: a play covering several
- * anchors is found from its leftmost one only, so each play is generated once.
+ * and each direction, the walk reads leftward through the GADDAG (placing rack tiles or
+ * following tiles already on the board), and at any point where the word may start crosses
+ * the separator and reads rightward. It starts at the anchor's pivot: the anchor itself, or,
+ * when tiles lie right of the anchor, the last of them. Reading those tiles first keeps the
+ * walk to paths that fit them, where starting at the anchor would find out only after
+ * crossing the separator. Leftward placement never covers another anchor square: a play
+ * covering several anchors is found from its leftmost one only, so each play is generated
+ * once.
  *
  * Scores are kept as the walk goes: the main word's letter sum (premiums only under new
  * tiles), its word multiplier, and the finished cross-words of the tiles placed.
@@ -23,7 +26,7 @@ typedef struct line_walk {
     int line;    /* row for across plays, column for down plays */
     int length;  /* squares in the line */
     int anchor;
-    int anchor_right_free; /* nothing on the square after the anchor */
+    int pivot; /* where the walk starts: the anchor, or the end of the tiles right of it */
     uint8_t square[GD_MAX_DIM];
     uint8_t is_anchor[GD_MAX_DIM];
     uint8_t has_cross[GD_MAX_DIM];
@@ -244,25 +247,28 @@ WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int
         go_right(w, pos + 1, child, letters, left, main_sum, word_multiplier, cross_sum, placed);
 }
 
-/* After the letter at `pos` was read through arc `index`, going leftward: go on leftward,
- * and where the word may start, cross the separator and go rightward from the anchor. */
+/* After the letter at `pos` was read through arc `index`, going leftward: go on leftward
+ * (onto another anchor only if it is this walk's own, reached from its pivot), and where the
+ * word may start, cross the separator and go rightward from the pivot. The word may start
+ * only once the anchor is covered: a play starting right of it belongs to another anchor. */
 WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_sum, int32_t word_multiplier,
                            int32_t cross_sum, unsigned placed)
 {
     uint64_t entry = w->walk[index];
     int left_free = pos == 0 || !w->square[pos - 1];
-    if (gd_walk_accepts(entry) && left_free && w->anchor_right_free && placed)
-        record(w, pos, w->anchor, main_sum, word_multiplier, cross_sum, placed);
+    if (gd_walk_accepts(entry) && left_free && placed)
+        record(w, pos, w->pivot, main_sum, word_multiplier, cross_sum, placed);
     uint32_t child = gd_walk_child(entry);
     if (!child) return;
     uint64_t letters = next_letters(w, index);
-    if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1]) && can_continue(w, letters, pos - 1))
+    if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1] || pos - 1 == w->anchor) &&
+        can_continue(w, letters, pos - 1))
         go_left(w, pos - 1, child, letters, main_sum, word_multiplier, cross_sum, placed);
-    if (left_free && w->anchor + 1 < w->length && (letters & 1u)) {
+    if (left_free && pos <= w->anchor && w->pivot + 1 < w->length && (letters & 1u)) {
         /* the separator sorts first, so its arc is the list's first */
         uint64_t right_letters = next_letters(w, child);
-        if (can_continue(w, right_letters, w->anchor + 1))
-            go_right(w, w->anchor + 1, gd_walk_child(w->walk[child]), right_letters, pos, main_sum, word_multiplier,
+        if (can_continue(w, right_letters, w->pivot + 1))
+            go_right(w, w->pivot + 1, gd_walk_child(w->walk[child]), right_letters, pos, main_sum, word_multiplier,
                      cross_sum, placed);
     }
 }
@@ -395,8 +401,9 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
                 w.anchor = p;
-                w.anchor_right_free = p + 1 == w.length || !w.square[p + 1];
-                go_left(&w, p, root, root_letters, 0, 1, 0, 0);
+                w.pivot = p;
+                while (w.pivot + 1 < w.length && w.square[w.pivot + 1]) w.pivot++;
+                go_left(&w, w.pivot, root, root_letters, 0, 1, 0, 0);
             }
         }
     }
