@@ -155,12 +155,20 @@ def main() -> int:
             line += f" {ratio:>16.2f}"
         print(line)
     print()
-    print(f"{'run':<10} {'binding':<8} {'median µs':>10} {'mean µs':>10} {'median ratio':>13} {'load ms':>8}")
+    print(
+        f"{'run':<10} {'binding':<8} {'median µs':>10} {'mean µs':>10} {'median ratio':>13} {'load ms':>8}"
+        f" {'index ms':>9}"
+    )
     for n in names:
         times = [r["generate_us"] for r in runs[n]["positions"]]
         ratio = f"{statistics.median(ratios[n]):.2f}" if n in ratios else "1.00"
         median, mean, load = statistics.median(times), statistics.mean(times), runs[n]["load_ms"]
-        print(f"{n:<10} {runs[n]['binding']:<8} {median:>10.1f} {mean:>10.1f} {ratio:>13} {load:>8.1f}")
+        index = runs[n]["index_ms"]
+        print(
+            f"{n:<10} {runs[n]['binding']:<8} {median:>10.1f} {mean:>10.1f} {ratio:>13}"
+            f" {load:>8.1f} {index:>9.1f}"
+        )
+    print("load = Lexicon.load with full validation; index = the walk index a Solver builds once")
     print()
     for n in names[1:]:
         median_ratio = statistics.median(ratios[n])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._binding import ffi, lib
@@ -37,7 +37,6 @@ class OpenedLexicon:
 
     struct: Any
     buffer: Any
-    walk_index: Any
     alphabet: list[str]
     name: str
     words: int
@@ -45,6 +44,8 @@ class OpenedLexicon:
     arcs: int
     size: int
     max_word_length: int
+    walk_index: Any = None  # built by ensure_walk_index before the first generation
+    walk_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
 
 def _message(err: Any) -> str:
@@ -66,16 +67,10 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
     size = len(data)
     struct = ffi.new("gd_lexicon *")
     err = ffi.new("gd_error *")
-    # One 8-byte-aligned block serves as the validation scratch, then holds the walk index.
-    scratch_size = lib.gd_validate_scratch_size(size)
-    scratch = ffi.new("uint64_t[]", (scratch_size + 7) // 8)
+    scratch = ffi.new("uint64_t[]", (lib.gd_validate_scratch_size(size) + 7) // 8)  # 8-byte aligned
     rc = lib.gd_lexicon_open(struct, ffi.cast("uint8_t *", buffer), size, scratch, err)
     if rc != lib.GD_OK:
         raise CoreFormatError(_message(err), int(err.offset))
-    index_size = lib.gd_walk_index_size(struct)
-    walk_index = scratch if index_size <= scratch_size else ffi.new("uint64_t[]", (index_size + 7) // 8)
-    if lib.gd_build_walk_index(struct, walk_index, index_size, err) != lib.GD_OK:
-        raise CoreError(_message(err))
     raw = ffi.buffer(ffi.cast("uint8_t *", buffer), size)
     alphabet = [
         bytes(raw[struct.alphabet_offset[c] : struct.alphabet_offset[c] + struct.alphabet_length[c]]).decode()
@@ -85,7 +80,6 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
     return OpenedLexicon(
         struct,
         buffer,
-        walk_index,
         alphabet,
         name,
         struct.word_count,
@@ -94,6 +88,22 @@ def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
         size,
         struct.max_word_length,
     )
+
+
+def ensure_walk_index(lexicon: OpenedLexicon) -> None:
+    """Derive the walk index move generation reads (see gd_build_walk_index): once per
+    lexicon, on first need, so loading for word queries alone does not pay for it."""
+    if lexicon.walk_index is not None:
+        return
+    with lexicon.walk_lock:
+        if lexicon.walk_index is not None:
+            return
+        size = lib.gd_walk_index_size(lexicon.struct)
+        index = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
+        err = ffi.new("gd_error *")
+        if lib.gd_build_walk_index(lexicon.struct, index, size, err) != lib.GD_OK:
+            raise CoreError(_message(err))
+        lexicon.walk_index = index
 
 
 def contains(lexicon: OpenedLexicon, codes: bytes) -> bool:
@@ -290,6 +300,7 @@ def prepare(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, board: byt
     key = (lexicon.struct, rules)
     if workspace.board == board and workspace.prepared_for == key:
         return
+    ensure_walk_index(lexicon)
     workspace.board = None
     rc = lib.gd_prepare(lexicon.struct, rules, board, workspace.memory, workspace.error)
     if rc != lib.GD_OK:

@@ -88,6 +88,7 @@ class Solver:
         self.rules = rules if rules is not None else Rules.load("english")
         check_alphabets(lexicon, self.rules)
         self._rules = core_rules(self.rules)
+        core.ensure_walk_index(lexicon._core)  # once per lexicon: what generation reads
         self._workspace = core.new_workspace()
         self._lock = threading.Lock()
         alphabet = self.rules.alphabet
