@@ -4,6 +4,11 @@ Compiles every csrc/*.c file (so files added later are at least compiled with -W
 sanitizers) together with tests/c/test_core_sanitized.c, which builds a lexicon, runs every
 query against brute force, and opens and queries thousands of damaged copies. Skipped only when
 gcc is missing; any warning, sanitizer report or failed check fails the test.
+
+The same sources are also built as a sanitized shared library, and the Python suites for move
+generation, scoring, the reference vectors and the queries run against it through the ctypes
+binding (the one Pyodide uses), with the sanitizer runtimes preloaded into Python: every
+oracle comparison then doubles as a memory-safety run of the generator.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,9 +46,9 @@ GCC = shutil.which("gcc")
 pytestmark = pytest.mark.skipif(GCC is None, reason="gcc is not installed")
 
 
-def compile_program(sources: list[Path], output: Path) -> None:
+def compile_program(sources: list[Path], output: Path, extra: tuple[str, ...] = ()) -> None:
     result = subprocess.run(
-        [GCC, *FLAGS, f"-I{CSRC}", *map(str, sources), "-o", str(output)],
+        [GCC, *FLAGS, *extra, f"-I{CSRC}", *map(str, sources), "-o", str(output)],
         capture_output=True,
         text=True,
         timeout=180,
@@ -102,3 +108,77 @@ def test_null_pointer_with_zero_size(driver: Path, mode: str) -> None:
     report = result.stdout + result.stderr
     assert result.returncode == 0 and "runtime error" not in report, report[-3000:]
     assert result.stdout.startswith("OK: "), report
+
+
+# ---- the Python suites on a sanitized core -------------------------------------------------------
+
+PYTHON_SUITES = [
+    "tests/test_movegen.py",
+    "tests/test_scoring.py",
+    "tests/test_reference_vectors.py",
+    "tests/test_lexicon_queries.py",
+]
+
+
+def sanitizer_runtimes() -> str:
+    paths = []
+    for name in ("libasan.so", "libubsan.so"):
+        asked = subprocess.run([GCC, f"-print-file-name={name}"], capture_output=True, text=True)
+        found = asked.stdout.strip()
+        if not os.path.isabs(found):
+            pytest.skip(f"gcc has no {name} to preload")
+        paths.append(found)
+    return " ".join(paths)
+
+
+def compile_library(sources: list[Path], output: Path) -> None:
+    compile_program(sources, output, ("-shared", "-fPIC"))
+
+
+def run_suites(library: Path, logs: Path, *pytest_args: str) -> tuple[subprocess.CompletedProcess[str], str]:
+    """pytest on the suites with the core from `library`; returns the run and any sanitizer report."""
+    logs.mkdir(exist_ok=True)
+    env = {
+        **os.environ,
+        "LD_PRELOAD": sanitizer_runtimes(),
+        "ASAN_OPTIONS": f"detect_leaks=0:halt_on_error=1:log_path={logs / 'asan'}",
+        "UBSAN_OPTIONS": f"halt_on_error=1:print_stacktrace=1:log_path={logs / 'ubsan'}",
+        "GADDAG_SOLVER_BINDING": "ctypes",
+        "GADDAG_SOLVER_CTYPES_LIB": str(library),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *pytest_args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    reports = "".join(path.read_text(errors="replace") for path in sorted(logs.iterdir()))
+    return result, reports
+
+
+def test_python_suites_on_the_sanitized_core(tmp_path: Path) -> None:
+    library = tmp_path / "libgaddag_sanitized.so"
+    compile_library(sorted(CSRC.glob("*.c")), library)
+    result, reports = run_suites(library, tmp_path / "logs", *PYTHON_SUITES)
+    assert reports == "", reports[-6000:]
+    assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
+    assert " passed" in result.stdout and "skipped" not in result.stdout, result.stdout[-2000:]
+
+
+def test_sanitized_suites_catch_a_read_past_the_walk_index(tmp_path: Path) -> None:
+    """The harness itself: a generator reading one entry past the walk index must be reported."""
+    planted = tmp_path / "src"
+    shutil.copytree(CSRC, planted)
+    movegen = planted / "movegen.c"
+    line = "    const uint64_t root_letters = next_letters(&w, 0);\n"
+    source = movegen.read_text()
+    assert line in source, "the line the bug is planted after is gone: update this test"
+    read_past_end = "    volatile uint64_t past_end = lex->walk[lex->arc_count];\n    (void)past_end;\n"
+    movegen.write_text(source.replace(line, line + read_past_end))
+    library = tmp_path / "libgaddag_planted.so"
+    compile_library(sorted(planted.glob("*.c")), library)
+    result, reports = run_suites(library, tmp_path / "logs", "tests/test_movegen.py", "-k", "test_full_line")
+    assert result.returncode != 0
+    assert "heap-buffer-overflow" in reports, (reports + result.stdout)[-3000:]

@@ -1,5 +1,6 @@
 /*
- * test_core_sanitized.c — the lexicon half of the C core under AddressSanitizer and UBSan.
+ * test_core_sanitized.c — the C core under AddressSanitizer and UBSan: lexicons, queries and
+ * move generation.
  *
  * Built and run by tests/test_c_sanitizers.py together with every .c file in csrc, with
  *   gcc -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -12,6 +13,9 @@
  *    without the scratch buffer (which turns the count checks off), and runs every query on each
  *    copy that opens. Each copy lives in a malloc'd block of exactly its size, so a read one byte
  *    past the end is an ASan report.
+ *
+ * Every lexicon that opens also gets its walk index built and move generation run on random
+ * boards and racks (generate_on).
  *
  * Exit status 0 and "OK ..." on stdout when everything passed; any check that fails prints
  * "FAIL: ..." and exits 1; a sanitizer report aborts.
@@ -28,6 +32,7 @@ static int failures;
  * longest-word length. A damaged copy that still validates can spell longer strings through a
  * separator (validation bounds only separator-free paths), up to the walkers' 2 * GD_MAX_WORD. */
 static int pristine = 1;
+static unsigned long plays_checked; /* plays of built lexicons checked against gd_contains */
 
 #define CHECK(cond, ...)                                                                             \
     do {                                                                                             \
@@ -182,8 +187,70 @@ static uint8_t *query_all_ways(const gd_lexicon *lex, const query *q, size_t *si
 }
 
 /* Every query on any lexicon that opened: must not crash, answers must be well-formed. */
+/* Move generation on a 9×9 board: random (even invalid) boards and racks must be memory-safe
+ * on any lexicon that opened; on built ones every play must spell a word of the lexicon, and
+ * the count must not depend on the output mode. */
+static void generate_on(const gd_lexicon *opened)
+{
+    gd_lexicon lex = *opened;
+    gd_error err;
+    size_t index_size = gd_walk_index_size(&lex);
+    CHECK(index_size >= (size_t)lex.arc_count * 8, "walk index size %zu for %u arcs", index_size, lex.arc_count);
+    uint64_t *index = malloc(index_size); /* exactly its size: a read past the end is reported */
+    CHECK(gd_build_walk_index(&lex, index, index_size - 1, &err) == GD_ERR_ARGUMENT, "short walk index buffer");
+    CHECK(gd_build_walk_index(&lex, index, index_size, &err) == GD_OK, "walk index: %s", err.message);
+
+    static gd_rules rules;
+    memset(&rules, 0, sizeof rules);
+    rules.rows = rules.cols = 9;
+    rules.rack_size = 7;
+    rules.bingo_bonus = 50;
+    rules.start_row = rules.start_col = 4;
+    for (unsigned c = 0; c <= lex.alphabet_size; c++) rules.values[c] = (int32_t)(c % 11);
+    for (unsigned sq = 0; sq < 81; sq++) {
+        rules.letter_multiplier[sq] = (uint8_t)(1 + sq % 3 * (sq % 7 == 0));
+        rules.word_multiplier[sq] = (uint8_t)(1 + (sq % 10 == 0));
+    }
+    void *workspace = malloc(gd_workspace_size());
+    static gd_move moves[4096], best[5];
+    uint8_t board[81];
+    for (int round = 0; round < 4; round++) {
+        memset(board, 0, sizeof board);
+        if (round) { /* a random row and column through the middle, some squares blank tiles */
+            for (int k = 0; k < 9; k++) {
+                if (below(3)) board[4 * 9 + k] = (uint8_t)((1 + below(lex.alphabet_size)) | (below(5) ? 0 : GD_BLANK_FLAG));
+                if (round > 1 && below(2)) board[k * 9 + 4] = (uint8_t)(1 + below(lex.alphabet_size));
+            }
+        }
+        CHECK(gd_prepare(&lex, &rules, board, workspace, &err) == GD_OK, "prepare: %s", err.message);
+        uint8_t rack[64] = {0};
+        unsigned tiles = 1 + below(7);
+        for (unsigned k = 0; k < tiles; k++) rack[below(4) == 0 ? 0 : 1 + below(lex.alphabet_size)]++;
+        size_t all = 0, top = 0, counted = 0;
+        CHECK(gd_generate(&lex, &rules, board, workspace, rack, 0, moves, 4096, &all, &err) == GD_OK, "%s", err.message);
+        CHECK(gd_generate(&lex, &rules, board, workspace, rack, 5, best, 5, &top, &err) == GD_OK, "%s", err.message);
+        CHECK(gd_generate(&lex, &rules, board, workspace, rack, 0, NULL, 0, &counted, &err) == GD_OK, "%s", err.message);
+        CHECK(all == top && all == counted, "plays counted %zu / %zu / %zu by mode", all, top, counted);
+        for (size_t m = 0; pristine && m < all && m < 4096; m++) {
+            uint8_t word[GD_MAX_DIM];
+            for (unsigned k = 0; k < moves[m].length; k++) word[k] = moves[m].word[k] & 63u;
+            CHECK(gd_contains(&lex, word, moves[m].length), "play %zu is not a word", m);
+            plays_checked++;
+            CHECK(moves[m].tiles_placed >= 1 && moves[m].length >= 2, "play %zu: %u tiles, %u letters", m,
+                  moves[m].tiles_placed, moves[m].length);
+        }
+    }
+    lex.walk = NULL;
+    size_t none = 0;
+    CHECK(gd_generate(&lex, &rules, board, workspace, (const uint8_t[64]){1}, 0, NULL, 0, &none, &err) == GD_ERR_ARGUMENT,
+          "generation without a walk index");
+    free(workspace);
+    free(index);
+}
+
 static void exercise(const gd_lexicon *lex)
 {
+    generate_on(lex);
     unsigned n = lex->alphabet_size;
     uint8_t word[40];
     for (size_t i = 0; i < dict_count; i++) gd_contains(lex, dict[i], dict_len[i]);
@@ -656,6 +723,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
     }
-    printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried\n", size, attempts, opened_count);
+    CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
+    if (failures) return 1;
+    printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked\n", size, attempts,
+           opened_count, plays_checked);
     return 0;
 }
