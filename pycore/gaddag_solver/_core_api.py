@@ -274,7 +274,7 @@ def new_rules(
 class Workspace:
     """Scratch memory for one generator (not shared between threads) and the move buffer."""
 
-    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error")
+    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count")
 
     def __init__(self) -> None:
         size = lib.gd_workspace_size()
@@ -284,6 +284,7 @@ class Workspace:
         self.board: bytes | None = None  # the board the workspace was prepared for
         self.prepared_for: tuple[Any, Any] | None = None  # (lexicon struct, rules struct)
         self.error = ffi.new("gd_error *")
+        self.count = ffi.new("size_t *")  # gd_generate's out-parameter, made once
 
     def grow(self, capacity: int) -> None:
         if capacity > self.capacity:
@@ -321,14 +322,13 @@ def _run_generator(
     """One gd_generate call for the prepared board; returns how many plays there are."""
     if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
         raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
-    count = ffi.new("size_t *")
     rc = lib.gd_generate(
-        lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, top_n, out, capacity, count,
-        workspace.error,
+        lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, top_n, out, capacity,
+        workspace.count, workspace.error,
     )  # fmt: skip
     if rc != lib.GD_OK:
         raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
-    return int(count[0])
+    return int(workspace.count[0])
 
 
 def generate(

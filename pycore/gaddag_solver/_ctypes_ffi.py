@@ -179,6 +179,24 @@ def _address(value: Any) -> Any:
     raise TypeError(f"cannot pass {type(value).__name__} as a pointer")
 
 
+_AS_THEY_ARE = (type(None), bytes, int)
+
+
+def _argument(value: Any) -> Any:
+    """What a c_void_p parameter is passed: as _address, but arrays and byref as they are,
+    which spares an addressof per pointer on every call."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE:
+        return value
+    if kind is _Buffer:
+        return value.address
+    if isinstance(value, C.Array):
+        return value
+    if isinstance(value, C.Structure):
+        return C.byref(value)
+    return _address(value)
+
+
 class _FFI:
     NULL = None
 
@@ -273,7 +291,7 @@ class _Lib:
         def call(*args: Any) -> Any:
             converted = list(args)
             for i in pointer_slots:
-                converted[i] = _address(converted[i])
+                converted[i] = _argument(converted[i])
             return function(*converted)
 
         call.__name__ = function.__name__
