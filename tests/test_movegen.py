@@ -26,6 +26,7 @@ import dataclasses
 import os
 import random
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from gaddag_solver import Lexicon, Rules, build_gaddag
@@ -43,6 +44,7 @@ from oracle import (
     score_word,
     words_formed,
 )
+from small_words import WORDS as SMALL_WORDS
 
 SLOW = os.environ.get("GADDAG_SLOW_TESTS") == "1"
 
@@ -571,3 +573,31 @@ def test_largest_board():
          "layout": layout, "start_doubles": False}
     )  # fmt: skip
     _random_game(rules, "AEST", seed=3, turns=10, longest=12)
+
+
+# ---- threads ------------------------------------------------------------------------------------
+
+
+def test_threads_share_a_fresh_lexicon():
+    """Solvers made at once in several threads on a lexicon nobody has solved with yet (so they
+    race to build its walk index), and one Solver shared by several threads, give every thread
+    the plays a single thread gets."""
+    rules = RULES["english"]
+    data, _ = build_gaddag(SMALL_WORDS, rules.alphabet, max_length=15)
+    board = Board.from_text("\n".join(["." * 15] * 7 + ["...CARETS......"] + ["." * 15] * 7), rules)
+    racks = ["AERSTX?", "QUATZEA", "?EA", "NOTES??"]
+
+    def plays(solver: Solver, rack: str) -> list[tuple[str, str, int]]:
+        return [(m.coord, m.word, m.score) for m in solver.solve(board, rack)]
+
+    expected = {rack: plays(Solver(Lexicon.load(data), rules), rack) for rack in racks}
+    assert all(expected.values())
+
+    fresh = Lexicon.load(data)
+    with ThreadPoolExecutor(8) as pool:
+        own = list(pool.map(lambda i: plays(Solver(fresh, rules), racks[i % 4]), range(16)))
+        shared_solver = Solver(fresh, rules)
+        shared = list(pool.map(lambda i: plays(shared_solver, racks[i % 4]), range(16)))
+    for i in range(16):
+        assert own[i] == expected[racks[i % 4]]
+        assert shared[i] == expected[racks[i % 4]]
