@@ -24,39 +24,27 @@ int gd_check_rules(const gd_rules *rules, gd_error *err)
  * The perpendicular word through an empty square s is U L D (U above/left of s, D
  * below/right, L the new letter). The GADDAG holds REV(U L D) = REV(D) L REV(U) without a
  * separator, so REV(D) is read once and then each arc L of the list reached is tried with
- * REV(U) after it.
+ * REV(U) after it. Reads the walk index (entry 0 leads to the root).
  */
-static uint64_t cross_letters(const uint32_t *arcs, uint32_t root, const uint8_t *before, int before_length,
-                              const uint8_t *after, int after_length)
+static uint64_t cross_letters(const gd_lexicon *lex, const uint8_t *before, int before_length, const uint8_t *after,
+                              int after_length)
 {
-    uint32_t list = root;
+    const uint64_t *walk = lex->walk;
+    const uint32_t *high = lex->walk_high;
+    uint32_t at = 0;
     for (int k = after_length; k-- > 0;) {
-        uint32_t i = list ? gd_find_arc(arcs, list, after[k] & 63) : 0;
-        if (!i) return 0;
-        list = gd_arc_child(arcs[i]);
+        at = gd_walk_step(walk, high, at, after[k] & 63u);
+        if (!at) return 0;
     }
-    if (!list) return 0;
+    const uint32_t list = gd_walk_child(walk[at]);
+    const uint64_t letters = gd_walk_letters(walk, high, at);
     uint64_t allowed = 0;
-    for (uint32_t i = list;; i++) {
-        uint32_t arc = arcs[i];
-        unsigned letter = gd_arc_letter(arc);
-        if (letter != GD_SEPARATOR) {
-            int ok;
-            if (before_length == 0) {
-                ok = gd_arc_accepts(arc);
-            } else {
-                uint32_t next = gd_arc_child(arc);
-                ok = 0;
-                for (int k = before_length; k-- > 0 && next;) { /* nearest letter first */
-                    uint32_t j = gd_find_arc(arcs, next, before[k] & 63);
-                    if (!j) break;
-                    if (k == 0) ok = gd_arc_accepts(arcs[j]);
-                    next = gd_arc_child(arcs[j]);
-                }
-            }
-            if (ok) allowed |= 1ull << letter;
-        }
-        if (gd_arc_last(arc)) break;
+    for (uint64_t pending = letters & ~1ull; pending; pending &= pending - 1u) {
+        unsigned letter = (unsigned)__builtin_ctzll(pending);
+        uint32_t i = list + gd_count_bits(letters & ((1ull << letter) - 1u));
+        for (int k = before_length; k-- > 0 && i;) /* nearest letter first */
+            i = gd_walk_step(walk, high, i, before[k] & 63u);
+        if (i && gd_walk_accepts(walk[i])) allowed |= 1ull << letter;
     }
     return allowed;
 }
@@ -64,6 +52,8 @@ static uint64_t cross_letters(const uint32_t *arcs, uint32_t root, const uint8_t
 int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace, gd_error *err)
 {
     if (!lex || !lex->arcs || !board || !workspace) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (!lex->walk)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
     int rc = gd_check_rules(rules, err);
     if (rc) return rc;
     gd_workspace *ws = workspace;
@@ -125,7 +115,7 @@ int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boar
                     after[na++] = board[t + step];
                     score += gd_tile_value(rules, board[t + step]);
                 }
-                ws->cross_set[d][s] = cross_letters(lex->arcs, lex->root, before, nb, after, na);
+                ws->cross_set[d][s] = cross_letters(lex, before, nb, after, na);
                 ws->cross_score[d][s] = score;
                 ws->has_cross[d][s] = 1;
             }

@@ -48,6 +48,14 @@ static inline uint32_t gd_find_arc(const uint32_t *arcs, uint32_t list, unsigned
 static inline uint32_t gd_walk_child(uint64_t entry) { return (uint32_t)entry & GD_WALK_CHILD_MASK; }
 static inline int gd_walk_accepts(uint64_t entry) { return (entry & GD_WALK_ACCEPTS) != 0; }
 
+/* The letter set of the list that walk entry i leads to (bit 0: the separator). */
+static inline uint64_t gd_walk_letters(const uint64_t *walk, const uint32_t *walk_high, uint32_t i)
+{
+    uint64_t set = walk[i] >> GD_WALK_SET_SHIFT;
+    if (walk_high) set |= (uint64_t)walk_high[i] << GD_WALK_SET_BITS;
+    return set;
+}
+
 /* Bits set in x, as one instruction where the target has one. */
 static inline unsigned gd_count_bits(uint64_t x)
 {
@@ -59,6 +67,14 @@ static inline unsigned gd_count_bits(uint64_t x)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (unsigned)((x * 0x0101010101010101ull) >> 56);
 #endif
+}
+
+/* The arc for `letter` in the list walk entry i leads to, or 0 if the list has none. */
+static inline uint32_t gd_walk_step(const uint64_t *walk, const uint32_t *walk_high, uint32_t i, unsigned letter)
+{
+    uint64_t set = gd_walk_letters(walk, walk_high, i);
+    if (!((set >> letter) & 1u)) return 0;
+    return gd_walk_child(walk[i]) + gd_count_bits(set & ((1ull << letter) - 1u));
 }
 
 static inline void gd_put_u16(uint8_t *p, uint32_t v)

@@ -73,8 +73,8 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
  *
  * gd_walk_index_size says how many bytes it takes (8 per arc, 12 for alphabets of more than
  * 38 letters); gd_build_walk_index fills a caller-owned, 8-byte-aligned buffer of that size
- * and points lex->walk at it, so the buffer must outlive the lexicon's use. gd_generate
- * needs it; the word queries do not.
+ * and points lex->walk at it, so the buffer must outlive the lexicon's use. gd_prepare and
+ * gd_generate need it; the word queries do not.
  */
 size_t gd_walk_index_size(const gd_lexicon *lex);
 int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err);

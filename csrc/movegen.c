@@ -207,9 +207,7 @@ static void go_left(line_walk *w, int pos, uint32_t list, uint64_t letters, int3
 /* The letter set of the list that entry `index` leads to (bit 0: the separator). */
 WALK_INLINE uint64_t next_letters(const line_walk *w, uint32_t index)
 {
-    uint64_t set = w->walk[index] >> GD_WALK_SET_SHIFT;
-    if (w->walk_high) set |= (uint64_t)w->walk_high[index] << GD_WALK_SET_BITS;
-    return set;
+    return gd_walk_letters(w->walk, w->walk_high, index);
 }
 
 /* Letters a new tile on empty square `pos` may be: the cross-set, narrowed to the rack's
