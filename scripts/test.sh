@@ -13,8 +13,9 @@ bash scripts/setup_env.sh
 # shellcheck disable=SC1091
 source "$VENV/bin/activate"
 
-echo "==> ruff check ." >&2
+echo "==> ruff check . && ruff format --check ." >&2
 ruff check .
+ruff format --check .
 
 echo "==> python -m pytest -q tests $*" >&2
 status=0
