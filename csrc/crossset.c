@@ -41,7 +41,7 @@ static uint64_t cross_letters(const gd_lexicon *lex, const uint8_t *before, int 
     uint64_t allowed = 0;
     for (uint64_t pending = letters & ~1ull; pending; pending &= pending - 1u) {
         unsigned letter = (unsigned)__builtin_ctzll(pending);
-        uint32_t i = list + gd_count_bits(letters & ((1ull << letter) - 1u));
+        uint32_t i = gd_walk_arc(list, letters, letter);
         for (int k = before_length; k-- > 0 && i;) /* nearest letter first */
             i = gd_walk_step(walk, high, i, before[k] & 63u);
         if (i && gd_walk_accepts(walk[i])) allowed |= 1ull << letter;

@@ -69,12 +69,19 @@ static inline unsigned gd_count_bits(uint64_t x)
 #endif
 }
 
+/* The arc for `letter`, which must be in `letters`, in the list starting at `list` whose
+ * letter set is `letters`: lists are sorted, so it comes after one arc per smaller letter. */
+static inline uint32_t gd_walk_arc(uint32_t list, uint64_t letters, unsigned letter)
+{
+    return list + gd_count_bits(letters & ((1ull << letter) - 1u));
+}
+
 /* The arc for `letter` in the list walk entry i leads to, or 0 if the list has none. */
 static inline uint32_t gd_walk_step(const uint64_t *walk, const uint32_t *walk_high, uint32_t i, unsigned letter)
 {
     uint64_t set = gd_walk_letters(walk, walk_high, i);
     if (!((set >> letter) & 1u)) return 0;
-    return gd_walk_child(walk[i]) + gd_count_bits(set & ((1ull << letter) - 1u));
+    return gd_walk_arc(gd_walk_child(walk[i]), set, letter);
 }
 
 static inline void gd_put_u16(uint8_t *p, uint32_t v)

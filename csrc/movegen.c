@@ -225,19 +225,14 @@ WALK_INLINE int can_continue(const line_walk *w, uint64_t letters, int pos)
     return w->tiles_left && (letters & placeable(w, pos));
 }
 
-/* Index of `letter`'s arc in the list starting at `list` whose letter set is `letters`. */
-WALK_INLINE uint32_t arc_of(uint32_t list, uint64_t letters, unsigned letter)
-{
-    return list + gd_count_bits(letters & ((1ull << letter) - 1u));
-}
-
 /* After the letter at `pos` was read through arc `index`, going rightward. */
 WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int32_t main_sum, int32_t word_multiplier,
                             int32_t cross_sum, unsigned placed)
 {
     uint64_t entry = w->walk[index];
     int right_free = pos + 1 == w->length || !w->square[pos + 1];
-    if (gd_walk_accepts(entry) && right_free && placed) record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
+    if (gd_walk_accepts(entry) && right_free && placed)
+        record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
     uint32_t child = gd_walk_child(entry);
     if (!child || pos + 1 == w->length) return;
     uint64_t letters = next_letters(w, index);
@@ -279,7 +274,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         if (here) {                                                                                         \
             const unsigned letter = here & 63u;                                                             \
             if (!((letters >> letter) & 1u)) return;                                                        \
-            const uint32_t index = arc_of(list, letters, letter);                                           \
+            const uint32_t index = gd_walk_arc(list, letters, letter);                                      \
             w->word[pos] = (uint8_t)(here | GD_ON_BOARD_FLAG);                                              \
             int32_t letter_score = (here & GD_BLANK_FLAG) ? w->values[0] : w->values[letter];               \
             int32_t next_main = main_sum + letter_score, next_multiplier = word_multiplier;                 \
@@ -296,7 +291,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         while (pending) {                                                                                   \
             const unsigned letter = (unsigned)__builtin_ctzll(pending);                                     \
             pending &= pending - 1u;                                                                        \
-            const uint32_t index = arc_of(list, letters, letter);                                           \
+            const uint32_t index = gd_walk_arc(list, letters, letter);                                      \
             /* placeable letters are ones a rack tile or a spare blank can cover */                         \
             const unsigned beyond = w->used[letter] >= w->rack[letter]; /* so a blank covers it */          \
             w->used[letter]++;                                                                              \

@@ -527,6 +527,20 @@ def describe_play(play: Play) -> str:
     return f"[{tiles}] {score}"
 
 
+def play_differences(want: set[Play], got: set[Play], shown: int = 10) -> str:
+    """What a failed comparison reports: counts of missing and extra plays, and the first
+    `shown` of each. Empty when the sets are equal."""
+    if got == want:
+        return ""
+    missing = sorted(want - got, key=describe_play)[:shown]
+    extra = sorted(got - want, key=describe_play)[:shown]
+    return (
+        f"{len(want - got)} missing, {len(got - want)} extra\n"
+        + "".join(f"  missing {describe_play(p)}\n" for p in missing)
+        + "".join(f"  extra   {describe_play(p)}\n" for p in extra)
+    )
+
+
 def _main(argv: list[str]) -> int:
     here = Path(__file__).resolve().parent
     data = here / "data" / "sowpods"

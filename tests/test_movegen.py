@@ -41,6 +41,7 @@ from oracle import (
     describe_play,
     empty_board,
     generate,
+    play_differences,
     score_word,
     words_formed,
 )
@@ -162,15 +163,7 @@ def check_position(
     twice = [play for play, n in got.items() if n > 1]
     assert not twice, f"listed twice: {describe_play(twice[0])}"
     if set(got) != want:
-        missing = sorted(want - set(got), key=describe_play)[:8]
-        extra = sorted(set(got) - want, key=describe_play)[:8]
-        pytest.fail(
-            f"rack {rack!r}: {len(want - set(got))} missing, {len(set(got) - want)} extra\n"
-            + "\n".join(board_to_lines(grid))
-            + "\n"
-            + "".join(f"  missing {describe_play(p)}\n" for p in missing)
-            + "".join(f"  extra   {describe_play(p)}\n" for p in extra)
-        )
+        pytest.fail(f"rack {rack!r}: {play_differences(want, set(got), 8)}" + "\n".join(board_to_lines(grid)))
     scores = [m.score for m in moves]
     assert scores == sorted(scores, reverse=True)
     rack_tiles = Counter(oracle_rack)

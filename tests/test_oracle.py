@@ -16,7 +16,6 @@ import pytest
 from oracle import (
     OracleRules,
     board_from_lines,
-    describe_play,
     expected_plays,
     expected_to_placements,
     generate,
@@ -24,6 +23,7 @@ from oracle import (
     load_words,
     parse_expected,
     parse_positions_txt,
+    play_differences,
     score_play,
 )
 
@@ -315,10 +315,4 @@ def test_matches_reference(sowpods, board, rack, moves):
     want = expected_plays(board, moves)
     got = generate(board, rack, sowpods, rules)
     if got != want:
-        missing = sorted(want - got, key=describe_play)[:10]
-        extra = sorted(got - want, key=describe_play)[:10]
-        pytest.fail(
-            f"{len(want - got)} missing, {len(got - want)} extra\n"
-            + "".join(f"  missing {describe_play(p)}\n" for p in missing)
-            + "".join(f"  extra   {describe_play(p)}\n" for p in extra)
-        )
+        pytest.fail(play_differences(want, got))

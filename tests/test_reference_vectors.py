@@ -33,6 +33,7 @@ from oracle import (
     expected_plays,
     parse_expected,
     parse_positions_txt,
+    play_differences,
     score_word,
     words_formed,
 )
@@ -120,13 +121,7 @@ def test_same_plays_and_scores(solver, case_id, grid, rack, moves):
     got = {_play(move) for move in got_moves}
     want = expected_plays(grid, moves)
     if got != want:
-        missing = sorted(want - got, key=describe_play)[:10]
-        extra = sorted(got - want, key=describe_play)[:10]
-        pytest.fail(
-            f"{case_id}: {len(want - got)} reference plays missing, {len(got - want)} extra\n"
-            + "".join(f"  missing {describe_play(p)}\n" for p in missing)
-            + "".join(f"  extra   {describe_play(p)}\n" for p in extra)
-        )
+        pytest.fail(f"{case_id}: reference plays {play_differences(want, got)}")
 
 
 @pytest.mark.parametrize(("case_id", "grid", "rack", "moves"), CASES, ids=CASE_IDS)

@@ -14,14 +14,9 @@ node_modules (npm ci); scripts/setup_env.sh installs all three. The site is (re)
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -42,6 +37,7 @@ from chromium import CHROMIUM, launch  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.solver import Solver  # noqa: E402
+from static_server import static_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "build" / "site"
@@ -49,7 +45,6 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 EXAMPLES = ROOT / "tests" / "data" / "sowpods" / "examples.txt"
 ENGLISH = Rules.load("english")
 LEXICON = "enable"  # the page's default for English
-NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 pytestmark = pytest.mark.skipif(
     not IN_CI and not Path(CHROMIUM).exists(), reason="needs Debian's chromium (/usr/bin/chromium)"
@@ -79,40 +74,10 @@ def site() -> Path:
     return SITE
 
 
-def free_port() -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with NO_PROXY.open(url + "site.json", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("the static server did not start") from None
-                time.sleep(0.05)
+    with static_server(site) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")

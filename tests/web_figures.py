@@ -30,19 +30,16 @@ beside the same measurement natively (cffi).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import json
-import socket
 import statistics
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from chromium import CHROMIUM, launch  # noqa: E402
+from static_server import static_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "build" / "site"
@@ -78,38 +75,6 @@ def examples() -> list[tuple[list[str], str]]:
         ([line.strip() for line in block.strip().splitlines()][:15], block.strip().splitlines()[15].strip())
         for block in blocks
     ]
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def static_server(folder: Path):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with opener.open(url + "site.json", timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the static server did not start") from None
-                time.sleep(0.05)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(5)
 
 
 def build_site() -> None:
