@@ -156,6 +156,13 @@ typedef struct gd_rules {
     int32_t values[64];                  /* values[c] for letter c; values[0] is a blank's */
     uint8_t letter_multiplier[GD_MAX_SQUARES];
     uint8_t word_multiplier[GD_MAX_SQUARES];
+    /* What only the game needs (bag, exchanges, the end); move generation ignores these. */
+    uint32_t alphabet_size;
+    uint32_t tile_counts[64];            /* tiles of letter c in the full set; [0] the blanks */
+    uint32_t exchange_minimum;           /* an exchange needs at least this many tiles in the bag */
+    uint32_t scoreless_turns;            /* this many consecutive scoreless turns end the game */
+    int32_t going_out_bonus;             /* going out earns this times the opponent's rack value */
+    int32_t going_out_penalty;           /* ... and the opponent loses this times it */
 } gd_rules;
 
 /*
@@ -163,11 +170,23 @@ typedef struct gd_rules {
  * letter code, | GD_BLANK_FLAG if a blank stands for it, | GD_ON_BOARD_FLAG if the tile was
  * already on the board. A single tile forming words both ways is one play, recorded across.
  */
+#define GD_PLAY 0
+#define GD_EXCHANGE 1
+#define GD_PASS 2
+
+/*
+ * kind GD_PLAY: a tile play, as above. GD_EXCHANGE: word[0..length) are the tiles put back
+ * (letter codes, 0 for a blank, ascending); row, col and direction are 0. GD_PASS: length 0.
+ * equity is in hundredths of a point: 100 * score + the value of what the move keeps (see
+ * gd_generate_equity); gd_generate sets it to 100 * score.
+ */
 typedef struct gd_move {
     int32_t score;
+    int32_t equity;
     uint8_t row, col, direction, length;
     uint8_t tiles_placed;
-    uint8_t reserved[3];
+    uint8_t kind;
+    uint8_t reserved[2];
     uint8_t word[GD_MAX_DIM];
 } gd_move;
 
@@ -204,5 +223,166 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
  * GD_MAX_DIM + 1 always suffices); at most capacity are written. */
 int gd_move_words(const gd_rules *rules, const uint8_t *board, const gd_move *move, gd_word *out,
                   size_t capacity, size_t *count);
+
+/* ---- Leave tables (leaves.c; format: docs/leaves-format.md) ------------------------------- */
+
+#define GD_LEAVES_VERSION 1
+#define GD_MAX_LEAVE 15 /* the longest leave a table holds (rack size - 1) */
+
+/*
+ * A validated leave table: a value in hundredths of a point for every multiset of 1 to
+ * max_leave tiles that the tile set allows (at most min(count, max_leave) of each letter; code
+ * 0 is the blank). Entry order: by size, then by the tiles' codes written in ascending order,
+ * compared as strings (so "??" < "?A" < "AA"). It points into the caller's bytes, which must
+ * outlive it. A leave of no tiles, or one the table does not hold, is worth 0.
+ */
+typedef struct gd_leaves {
+    const uint8_t *data;
+    size_t size;
+    const int16_t *values;      /* count values, in entry order */
+    uint32_t count;
+    uint32_t alphabet_size;
+    uint32_t max_leave;
+    uint32_t limit[64];         /* most tiles of code c a leave can hold */
+    uint32_t size_offset[GD_MAX_LEAVE + 2]; /* index of the first leave of each size (size 1 at 0) */
+    uint32_t ways[65][GD_MAX_LEAVE + 1];    /* multisets of k tiles from codes c..alphabet_size */
+    uint32_t ruleset_offset, ruleset_length; /* the ruleset name stamped in the file */
+} gd_leaves;
+
+/* How many leaves a tile set has: 1..max_leave tiles, tile_counts[0] blanks (0 if over 2^31). */
+uint64_t gd_leaves_count(const uint32_t *tile_counts, uint32_t alphabet_size, uint32_t max_leave);
+/* Validate a leave file completely (header, tile set, size, checksum) and fill `lv`. `data`
+ * must be 4-byte aligned. */
+int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err);
+/* Write a leave file: `values` holds gd_leaves_count(...) entries in entry order. *out is
+ * malloc'd (release with gd_free). */
+int gd_leaves_build(const uint32_t *tile_counts, uint32_t alphabet_size, uint32_t max_leave,
+                    const uint8_t *ruleset, size_t ruleset_size, const int16_t *values, size_t count,
+                    uint8_t **out, size_t *out_size, gd_error *err);
+/* The entry index of the leave with counts[c] tiles of code c (c = 0..alphabet_size), or
+ * GD_ERR_ARGUMENT when the table has no such leave (none, too many tiles, over the limits). */
+int gd_leaves_index(const gd_leaves *lv, const uint8_t *counts, uint32_t *index);
+/* The tiles of entry `index`: counts[0..alphabet_size] (inverse of gd_leaves_index). */
+int gd_leaves_tiles(const gd_leaves *lv, uint32_t index, uint8_t *counts);
+/* The value of a leave in hundredths of a point: 0 for no tiles or a leave not in the table. */
+int32_t gd_leaves_value(const gd_leaves *lv, const uint8_t *counts);
+
+/* ---- Equity ------------------------------------------------------------------------------ */
+
+/*
+ * How gd_generate_equity values moves. While the bag holds tiles, equity = 100 * score + the
+ * leave table's value of the tiles kept (0 without a table). With the bag empty there is no
+ * leave: a play that goes out gains going_out_bonus + going_out_penalty times the opponent's
+ * rack value (what going out is worth in spread), and any other move loses twice the value
+ * of the tiles it keeps (plus 10 points: the opponent will likely go out next).
+ */
+typedef struct gd_equity_options {
+    const gd_leaves *leaves;      /* NULL: every leave is worth 0 */
+    uint32_t bag_count;           /* tiles in the bag */
+    int32_t opponent_rack_value;  /* face value of the opponent's rack (used when the bag is empty) */
+    uint32_t exchanges;           /* 1: also list every distinct exchange, when the bag allows */
+    uint32_t pass;                /* 1: also list the pass */
+    uint32_t by_equity;           /* 1: top_n keeps the best by equity, else by score */
+} gd_equity_options;
+
+/* gd_generate with equity, exchanges and pass (options may be NULL: as gd_generate). */
+int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n,
+                       gd_move *out, size_t capacity, size_t *count, gd_error *err);
+
+/*
+ * After a play was put on `board` (the board now holds its tiles), bring the workspace's
+ * cross-sets and anchors up to date by recomputing only the squares the play can change.
+ * The result equals gd_prepare on the new board.
+ */
+int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace,
+                         const gd_move *move, gd_error *err);
+
+/* ---- Random numbers: seeded, explicit, the same on every platform ---------------------------- */
+
+typedef struct gd_rng {
+    uint64_t state[4];
+} gd_rng;
+
+void gd_rng_seed(gd_rng *rng, uint64_t seed);
+uint64_t gd_rng_next(gd_rng *rng);
+/* Uniform in 0..bound-1 (bound >= 1), without modulo bias. */
+uint32_t gd_rng_below(gd_rng *rng, uint32_t bound);
+
+/* ---- The game (game.c) --------------------------------------------------------------------- */
+
+#define GD_MAX_TILES 1024
+#define GD_MAX_TURNS 512
+#define GD_GAME_MAGIC 0x47444741u
+
+/* One turn of a game's history. */
+typedef struct gd_turn {
+    gd_move move;               /* the play, exchange or pass (equity as its player valued it) */
+    uint8_t player;
+    uint8_t rack_length;
+    uint8_t drawn;              /* tiles drawn after the turn */
+    uint8_t reserved;
+    uint8_t rack[GD_MAX_DIM];   /* the rack before the turn: codes ascending, 0 for a blank */
+    int32_t total;              /* the player's score after the turn */
+} gd_turn;
+
+/*
+ * A whole game: a flat structure with no pointers, so copying it is a snapshot (undo). The
+ * bag is drawn from its end; tiles put back are inserted at random places.
+ */
+typedef struct gd_game {
+    uint32_t magic;
+    uint32_t squares;
+    gd_rng rng;
+    uint8_t board[GD_MAX_SQUARES];
+    uint8_t rack[2][64];        /* tiles of each code per player; [p][0] blanks */
+    uint8_t bag[GD_MAX_TILES];  /* codes, 0 for a blank */
+    uint32_t bag_count;
+    int32_t score[2];
+    uint32_t to_move;           /* 0 or 1 */
+    uint32_t scoreless;         /* consecutive scoreless turns so far */
+    uint32_t over;              /* 1 once the game has ended */
+    uint32_t turn_count;
+    int32_t end_adjustment[2];  /* what the end added to each score (rack values) */
+    gd_turn history[GD_MAX_TURNS];
+} gd_game;
+
+size_t gd_game_size(void);
+/* A new game: the full tile set shuffled by `seed`, seven (rack_size) tiles to each player,
+ * player 0 to move. */
+int gd_game_new(gd_game *game, const gd_rules *rules, uint64_t seed, gd_error *err);
+/*
+ * A game from a position: the board, both racks (counts), the scores and who moves; the bag
+ * is the rest of the tile set, shuffled by `seed`. Refused when the board and racks hold more
+ * tiles of a letter than the set has.
+ */
+int gd_game_from_position(gd_game *game, const gd_rules *rules, const uint8_t *board, const uint8_t *racks,
+                          const int32_t *scores, uint32_t to_move, uint64_t seed, gd_error *err);
+/*
+ * Make a move for the player to move: a play (its tiles must be on the rack and its squares
+ * empty, as generated), an exchange (only with at least exchange_minimum tiles in the bag) or
+ * a pass. Draws, counts scoreless turns, and ends the game when a player goes out with the bag
+ * empty or after scoreless_turns scoreless turns. Words are not checked: play generated moves.
+ */
+int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_error *err);
+/* What the player to move cannot see: the bag and the opponent's rack together, by code. */
+void gd_game_unseen(const gd_game *game, uint32_t player, uint32_t *counts);
+
+/* A self-play player: kind GD_PLAYER_GREEDY (the best score; exchanges all tiles, or passes, when
+ * it has no play) or GD_PLAYER_EQUITY (the best equity, exchanges and pass included). */
+#define GD_PLAYER_GREEDY 0
+#define GD_PLAYER_EQUITY 1
+typedef struct gd_player {
+    uint32_t kind;
+    const gd_leaves *leaves;    /* for GD_PLAYER_EQUITY; NULL: every leave worth 0 */
+} gd_player;
+
+/* The move `player` makes for the player to move (a pass when the game is over). */
+int gd_choose_move(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace,
+                   const gd_player *player, gd_move *out, gd_error *err);
+/* Play a whole new game (gd_game_new with `seed`) between players[0] (moving first) and
+ * players[1]; the workspace is kept current incrementally. */
+int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed,
+                gd_game *game, void *workspace, gd_error *err);
 
 #endif

@@ -110,7 +110,9 @@ static void emit(line_walk *w, int left, int right, int32_t score, unsigned plac
     m.direction = (uint8_t)w->direction;
     m.length = (uint8_t)length;
     m.tiles_placed = (uint8_t)placed;
-    m.reserved[0] = m.reserved[1] = m.reserved[2] = 0;
+    m.equity = 100 * score;
+    m.kind = GD_PLAY;
+    m.reserved[0] = m.reserved[1] = 0;
     memcpy(m.word, w->word + left, (size_t)length);
     memset(m.word + length, 0, GD_MAX_DIM - (size_t)length);
 

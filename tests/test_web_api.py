@@ -128,8 +128,8 @@ def test_moves_format_top(solver: Solver) -> None:
 def test_records_format_holds_every_play(solver: Solver, number: int) -> None:
     rows, rack = examples()[number]
     out = web_api.solve(request(rows, rack, format="records"))
-    assert out["record_size"] == MOVE_RECORD.size == 44
-    assert len(out["records"]) == out["count"] * 44 == EXPECTED_COUNTS[number] * 44
+    assert out["record_size"] == MOVE_RECORD.size == 48
+    assert len(out["records"]) == out["count"] * 48 == EXPECTED_COUNTS[number] * 48
     board = Board.from_rows(rows, ENGLISH)
     rack_obj = Rack(rack, ENGLISH)
     from_records = solver.moves_from_records(out["records"], board, rack_obj)
@@ -220,7 +220,7 @@ def test_call_returns_json_and_records_apart() -> None:
     text, records = web_api.call("solve", json.dumps(request(rows, rack, format="records")))
     answer = json.loads(text)
     assert answer["count"] == 1385 and "records" not in answer
-    assert isinstance(records, bytes) and len(records) == 1385 * 44
+    assert isinstance(records, bytes) and len(records) == 1385 * MOVE_RECORD.size
     text, records = web_api.call(
         "load_lexicon", json.dumps({"name": "via-call", "rules": "english"}), LEXICON_PATH.read_bytes()
     )

@@ -1,14 +1,15 @@
 // The solver's plays as the page holds them: the C core's gd_move records, read in place.
 //
 // The worker hands over the records exactly as the core wrote them (gaddag_solver/web_api.py,
-// "records" format): 44 bytes each, little-endian — int32 score; uint8 row, col, direction
-// (0 across, 1 down), length, tiles placed; 3 reserved bytes; uint8 word[32], one letter code
+// "records" format): 48 bytes each, little-endian — int32 score; int32 equity (hundredths of a
+// point); uint8 row, col, direction (0 across, 1 down), length, tiles placed, kind (0 play,
+// 1 exchange, 2 pass); 2 reserved bytes; uint8 word[32], one letter code
 // per square of the main word (code 1..n, | 64 already on the board, | 128 a blank).
 // Nothing is turned into text until a row is shown (or a filter or word sort needs the words),
 // so 60,000 plays cost a few typed arrays. No DOM here: Node imports this module in the tests.
 
-export const RECORD_SIZE = 44;
-const WORD_OFFSET = 12;
+export const RECORD_SIZE = 48;
+const WORD_OFFSET = 16;
 const LETTER_MASK = 63;
 const ON_BOARD = 64;
 const BLANK = 128;
@@ -62,10 +63,10 @@ export class MoveList {
     const bytes = this.bytes;
     for (let i = 0, at = 0; i < count; i++, at += RECORD_SIZE) {
       this.score[i] = view.getInt32(at, true);
-      this.row[i] = bytes[at + 4];
-      this.col[i] = bytes[at + 5];
-      this.dir[i] = bytes[at + 6];
-      this.len[i] = bytes[at + 7];
+      this.row[i] = bytes[at + 8];
+      this.col[i] = bytes[at + 9];
+      this.dir[i] = bytes[at + 10];
+      this.len[i] = bytes[at + 11];
     }
     this._rankOrder = null;
     this._rankPos = null;

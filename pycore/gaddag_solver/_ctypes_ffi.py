@@ -86,18 +86,26 @@ class gd_rules(C.Structure):
         ("values", C.c_int32 * 64),
         ("letter_multiplier", C.c_uint8 * GD_MAX_SQUARES),
         ("word_multiplier", C.c_uint8 * GD_MAX_SQUARES),
+        ("alphabet_size", C.c_uint32),
+        ("tile_counts", C.c_uint32 * 64),
+        ("exchange_minimum", C.c_uint32),
+        ("scoreless_turns", C.c_uint32),
+        ("going_out_bonus", C.c_int32),
+        ("going_out_penalty", C.c_int32),
     ]
 
 
 class gd_move(C.Structure):
     _fields_ = [
         ("score", C.c_int32),
+        ("equity", C.c_int32),
         ("row", C.c_uint8),
         ("col", C.c_uint8),
         ("direction", C.c_uint8),
         ("length", C.c_uint8),
         ("tiles_placed", C.c_uint8),
-        ("reserved", C.c_uint8 * 3),
+        ("kind", C.c_uint8),
+        ("reserved", C.c_uint8 * 2),
         ("word", C.c_uint8 * GD_MAX_DIM),
     ]
 
@@ -112,13 +120,107 @@ class gd_word(C.Structure):
     ]
 
 
+GD_LEAVES_VERSION = 1
+GD_MAX_LEAVE = 15
+GD_PLAY = 0
+GD_EXCHANGE = 1
+GD_PASS = 2
+GD_MAX_TILES = 1024
+GD_MAX_TURNS = 512
+GD_GAME_MAGIC = 0x47444741
+GD_PLAYER_GREEDY = 0
+GD_PLAYER_EQUITY = 1
+
+
+class gd_leaves(C.Structure):
+    _fields_ = [
+        ("data", C.c_void_p),
+        ("size", C.c_size_t),
+        ("values", C.c_void_p),
+        ("count", C.c_uint32),
+        ("alphabet_size", C.c_uint32),
+        ("max_leave", C.c_uint32),
+        ("limit", C.c_uint32 * 64),
+        ("size_offset", C.c_uint32 * (GD_MAX_LEAVE + 2)),
+        ("ways", (C.c_uint32 * (GD_MAX_LEAVE + 1)) * 65),
+        ("ruleset_offset", C.c_uint32),
+        ("ruleset_length", C.c_uint32),
+    ]
+
+
+class gd_equity_options(C.Structure):
+    _fields_ = [
+        ("leaves", C.c_void_p),
+        ("bag_count", C.c_uint32),
+        ("opponent_rack_value", C.c_int32),
+        ("exchanges", C.c_uint32),
+        ("pass", C.c_uint32),
+        ("by_equity", C.c_uint32),
+    ]
+
+
+class gd_rng(C.Structure):
+    _fields_ = [("state", C.c_uint64 * 4)]
+
+
+class gd_turn(C.Structure):
+    _fields_ = [
+        ("move", gd_move),
+        ("player", C.c_uint8),
+        ("rack_length", C.c_uint8),
+        ("drawn", C.c_uint8),
+        ("reserved", C.c_uint8),
+        ("rack", C.c_uint8 * GD_MAX_DIM),
+        ("total", C.c_int32),
+    ]
+
+
+class gd_game(C.Structure):
+    _fields_ = [
+        ("magic", C.c_uint32),
+        ("squares", C.c_uint32),
+        ("rng", gd_rng),
+        ("board", C.c_uint8 * GD_MAX_SQUARES),
+        ("rack", (C.c_uint8 * 64) * 2),
+        ("bag", C.c_uint8 * GD_MAX_TILES),
+        ("bag_count", C.c_uint32),
+        ("score", C.c_int32 * 2),
+        ("to_move", C.c_uint32),
+        ("scoreless", C.c_uint32),
+        ("over", C.c_uint32),
+        ("turn_count", C.c_uint32),
+        ("end_adjustment", C.c_int32 * 2),
+        ("history", gd_turn * GD_MAX_TURNS),
+    ]
+
+
+class gd_player(C.Structure):
+    _fields_ = [("kind", C.c_uint32), ("leaves", C.c_void_p)]
+
+
 STRUCTS: dict[str, type[C.Structure]] = {
     cls.__name__: cls
-    for cls in (gd_error, gd_lexicon, gd_build_stats, gd_build_progress, gd_rules, gd_move, gd_word)
+    for cls in (
+        gd_error,
+        gd_lexicon,
+        gd_build_stats,
+        gd_build_progress,
+        gd_rules,
+        gd_move,
+        gd_word,
+        gd_leaves,
+        gd_equity_options,
+        gd_rng,
+        gd_turn,
+        gd_game,
+        gd_player,
+    )
 }
 SCALARS: dict[str, Any] = {
     "uint8_t": C.c_uint8,
     "uint32_t": C.c_uint32,
+    "int16_t": C.c_int16,
+    "int32_t": C.c_int32,
     "uint64_t": C.c_uint64,
     "size_t": C.c_size_t,
     "uint8_t *": C.c_void_p,  # only ever as the pointee of "uint8_t **"
@@ -262,6 +364,24 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_prepare", C.c_int, [P, P, P, P, P]),
     ("gd_generate", C.c_int, [P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
     ("gd_move_words", C.c_int, [P, P, P, P, C.c_size_t, P]),
+    ("gd_leaves_count", C.c_uint64, [P, C.c_uint32, C.c_uint32]),
+    ("gd_leaves_open", C.c_int, [P, P, C.c_size_t, P]),
+    ("gd_leaves_build", C.c_int, [P, C.c_uint32, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P]),
+    ("gd_leaves_index", C.c_int, [P, P, P]),
+    ("gd_leaves_tiles", C.c_int, [P, C.c_uint32, P]),
+    ("gd_leaves_value", C.c_int32, [P, P]),
+    ("gd_generate_equity", C.c_int, [P, P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
+    ("gd_update_after_play", C.c_int, [P, P, P, P, P, P]),
+    ("gd_rng_seed", None, [P, C.c_uint64]),
+    ("gd_rng_next", C.c_uint64, [P]),
+    ("gd_rng_below", C.c_uint32, [P, C.c_uint32]),
+    ("gd_game_size", C.c_size_t, []),
+    ("gd_game_new", C.c_int, [P, P, C.c_uint64, P]),
+    ("gd_game_from_position", C.c_int, [P, P, P, P, P, C.c_uint32, C.c_uint64, P]),
+    ("gd_game_move", C.c_int, [P, P, P, P]),
+    ("gd_game_unseen", None, [P, C.c_uint32, P]),
+    ("gd_choose_move", C.c_int, [P, P, P, P, P, P, P]),
+    ("gd_autoplay", C.c_int, [P, P, P, C.c_uint64, P, P, P]),
 ]
 
 

@@ -26,9 +26,13 @@ ACROSS = "across"
 DOWN = "down"
 DIRECTIONS = (ACROSS, DOWN)
 
-# The gd_move record of csrc/gaddag_solver.h: int32 score; uint8 row, col, direction, length,
-# tiles_placed; 3 reserved bytes; uint8 word[32]. Little-endian (x86, ARM and wasm alike).
-MOVE_RECORD = struct.Struct("<i5B3x32s")
+# The gd_move record of csrc/gaddag_solver.h: int32 score; int32 equity (hundredths of a point);
+# uint8 row, col, direction, length, tiles_placed, kind; 2 reserved bytes; uint8 word[32].
+# Little-endian (x86, ARM and wasm alike).
+MOVE_RECORD = struct.Struct("<ii6B2x32s")
+KIND_PLAY = 0
+KIND_EXCHANGE = 1
+KIND_PASS = 2
 ON_BOARD_FLAG = 64
 MAX_WORD = 32
 
@@ -136,11 +140,13 @@ class Move:
             raise PositionError(f"{self.coord} {self.word}: longer than {MAX_WORD} letters")
         return MOVE_RECORD.pack(
             self.score,
+            100 * self.score,
             self.row,
             self.col,
             0 if self.direction == ACROSS else 1,
             len(codes),
             len(self.tiles),
+            KIND_PLAY,
             bytes(codes),
         )
 

@@ -36,11 +36,13 @@ _TILE_MASK = _LETTER_MASK | BLANK_FLAG
 TOP_IN_CORE = 4096  # a larger top asks the core for every play
 
 
-def _rank(record: tuple[int, int, int, int, int, int, bytes]) -> tuple[int, int, int, int, int, bytes]:
+def _rank(
+    record: tuple[int, int, int, int, int, int, int, int, bytes],
+) -> tuple[int, int, int, int, int, bytes]:
     """The order plays are ranked in, the same as the core's top-N (csrc/movegen.c, move_better):
     higher score, then row, column, across before down, shorter word, then the word's codes
     (alphabet order; a blank after the real tile)."""
-    score, row, col, direction, length, _placed, word = record
+    score, _equity, row, col, direction, length, _placed, _kind, word = record
     return (-score, row, col, direction, length, word[:length])
 
 
@@ -180,7 +182,7 @@ class Solver:
         leaves: dict[bytes, str] = {}
         make = Move._fast
         moves: list[Move] = []
-        for score, row, col, direction, length, _placed, word in unpacked:
+        for score, _equity, row, col, direction, length, _placed, _kind, word in unpacked:
             codes = word[:length]
             tiles = []
             for i, code in enumerate(codes):

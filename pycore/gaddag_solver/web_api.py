@@ -47,7 +47,10 @@ from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, Solver
 
 RECORD_SIZE = MOVE_RECORD.size
-RECORD_LAYOUT = "<i5B3x32s: int32 score; uint8 row, col, direction (0 across), length, tiles_placed; word[32]"
+RECORD_LAYOUT = (
+    "<ii6B2x32s: int32 score; int32 equity (1/100 point); uint8 row, col, direction (0 across), length, "
+    "tiles_placed, kind (0 play, 1 exchange, 2 pass); word[32]"
+)
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SQUARE_IN_MESSAGE = re.compile(r"\b(?:square|at|tile \S+ at) ([A-Z]{1,2}[0-9]{1,2})\b")
 
