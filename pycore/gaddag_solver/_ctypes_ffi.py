@@ -156,6 +156,7 @@ class gd_equity_options(C.Structure):
         ("exchanges", C.c_uint32),
         ("pass", C.c_uint32),
         ("by_equity", C.c_uint32),
+        ("prune", C.c_uint32),
     ]
 
 
