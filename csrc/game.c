@@ -254,10 +254,7 @@ int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
         end_game(game, rules, 1);
     else if (game->scoreless >= rules->scoreless_turns || game->turn_count >= GD_MAX_TURNS)
         end_game(game, rules, 0);
-    if (game->over) {
-        game->history[game->turn_count - 1].total = game->score[p];
-        return GD_OK;
-    }
+    if (game->over) return GD_OK;
     game->to_move = 1 - p;
     return GD_OK;
 }

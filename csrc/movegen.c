@@ -544,49 +544,188 @@ static void walk_anchor(line_walk *w, int anchor, uint32_t root, uint64_t root_l
 }
 
 /*
- * An upper bound on the score of any play through anchor `p` of the loaded line: every square
- * it could reach (at most `tiles` empty squares each side, not past another anchor on the
- * left, through the tiles beyond), the rack's values paired best with the letter premiums,
- * every word premium of the span, every cross-word at its most, and the bonus.
+ * Bounds for best-N by equity ("shadow" plays: placements without the lexicon).
+ *
+ * A play through anchor p covers p, some empty squares left of it (never another anchor) and
+ * some right of it, and every tile next to those. For a placement with a empties on the left
+ * and b on the right (k = a + b + 1 tiles placed) the squares are fixed, and its score is at
+ * most: the face value of the board tiles in it times its word premium, plus each crossing
+ * square's cross-word at its most, plus the rack's k best values paired best with the letter
+ * premiums (times the word premium) and with the cross-word premiums, plus the bonus; its
+ * equity adds the best value a leave of rack_size - k... kept tiles can have. A square no rack
+ * tile can fill (its cross-set) ends the placement. Taking the widest extent for each (a, b)
+ * covers every narrower one, since adding squares never lowers this bound.
  */
-static int64_t anchor_bound(const line_walk *w, int p, const int32_t *sorted_values, unsigned tiles)
+#define BOUND_MAX_PREMIUM 4 /* letter and word premiums the bucket counts handle */
+
+typedef struct shadow_side {
+    int64_t board;         /* face value of the tiles */
+    int64_t word_multiplier;
+    int64_t cross_const;   /* cross-words' tiles, times their word premium */
+    uint8_t lm[BOUND_MAX_PREMIUM + 1];                           /* empties by letter premium */
+    int64_t main_cap;      /* the letter sum if each empty got the best rack tile its cross-set allows */
+    unsigned board_tiles;  /* tiles already on the board */
+    int64_t cross_cap;     /* the same for the cross-words' new tiles, times their premiums */
+} shadow_side;
+
+typedef struct shadow_rack {
+    int32_t values[GD_MAX_DIM]; /* the rack's tile values, highest first */
+    int64_t prefix[GD_MAX_DIM + 1]; /* prefix[i]: the sum of the i highest */
+    unsigned tiles;
+    uint64_t letters;           /* letters on the rack */
+    unsigned blanks;
+    int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
+    int32_t letter_value[64];   /* value of each letter on the rack */
+    int bingo_alone;            /* the full rack forms a word by itself (or might: blanks) */
+    int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
+} shadow_rack;
+
+static inline int fillable(const line_walk *w, const shadow_rack *sr, int q)
 {
-    int left = p, empties = 1;
-    while (left > 0 && (w->square[left - 1] || (!w->is_anchor[left - 1] && empties < (int)tiles))) {
-        left--;
-        if (!w->square[left]) empties++;
+    return (w->cross_set[q] & sr->letters) || (sr->blanks && w->cross_set[q]);
+}
+
+/* The best value a rack tile allowed on square q has. */
+static int32_t best_fit(const line_walk *w, const shadow_rack *sr, int q)
+{
+    int32_t best = w->cross_set[q] ? sr->blank_value : INT32_MIN;
+    for (uint64_t fits = w->cross_set[q] & sr->letters; fits; fits &= fits - 1u) {
+        int32_t v = sr->letter_value[__builtin_ctzll(fits)];
+        if (v > best) best = v;
     }
-    int right = p;
-    empties = 1;
-    while (right + 1 < w->length && (w->square[right + 1] || empties < (int)tiles)) {
-        right++;
-        if (!w->square[right]) empties++;
+    return best;
+}
+
+static void side_add_empty(shadow_side *side, const line_walk *w, const shadow_rack *sr, int q)
+{
+    const unsigned lm = w->letter_multiplier[q], wm = w->word_multiplier[q];
+    const int64_t fit = best_fit(w, sr, q);
+    side->word_multiplier *= wm;
+    side->lm[lm]++;
+    side->main_cap += fit * lm;
+    if (w->has_cross[q]) {
+        side->cross_const += (int64_t)w->cross_score[q] * wm;
+        side->cross_cap += fit * lm * wm;
     }
-    int64_t board_sum = 0, multiplier = 1, cross = 0, max_value = sorted_values[0];
-    uint8_t lm[GD_MAX_DIM];
-    unsigned n_empty = 0;
-    for (int q = left; q <= right; q++) {
-        uint8_t here = w->square[q];
-        if (here) {
-            board_sum += (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];
+}
+
+static inline int64_t tile_face(const line_walk *w, uint8_t here)
+{
+    return (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];
+}
+
+static inline void side_add_tile(shadow_side *side, const line_walk *w, uint8_t here)
+{
+    side->board += tile_face(w, here);
+    side->board_tiles++;
+}
+
+/*
+ * Whether a rack without blanks forms a word by itself, read from the GADDAG: a word's path
+ * without the separator is the word reversed, so a search over the rack's letters finds the
+ * full-rack words. A placement of the whole rack with no board tile in it gets the bonus in its
+ * bound only when one exists. (Through board tiles the bonus is always allowed: the same search
+ * with "one more letter" costs more than it saves.)
+ */
+static int rack_word(const uint64_t *walk, const uint32_t *walk_high, uint32_t index, uint64_t letters,
+                     uint8_t *have, uint64_t have_letters, unsigned left)
+{
+    uint32_t list = gd_walk_child(walk[index]);
+    if (!list) return 0;
+    for (uint64_t options = letters & have_letters; options; options &= options - 1u) {
+        unsigned c = (unsigned)__builtin_ctzll(options);
+        uint32_t arc = gd_walk_arc(list, letters, c);
+        if (left == 1) {
+            if (gd_walk_accepts(walk[arc])) return 1;
             continue;
         }
-        lm[n_empty++] = w->letter_multiplier[q];
-        multiplier *= w->word_multiplier[q];
-        if (multiplier > (1 << 24)) multiplier = 1 << 24; /* scores that large overflow anyway */
-        if (w->has_cross[q]) cross += (w->cross_score[q] + max_value * w->letter_multiplier[q]) * w->word_multiplier[q];
+        have[c]--;
+        int found = rack_word(walk, walk_high, arc, gd_walk_letters(walk, walk_high, arc), have,
+                              have[c] ? have_letters : have_letters & ~(1ull << c), left - 1);
+        have[c]++;
+        if (found) return 1;
     }
-    /* largest letter premiums first */
-    for (unsigned i = 1; i < n_empty; i++)
-        for (unsigned j = i; j > 0 && lm[j] > lm[j - 1]; j--) {
-            uint8_t t = lm[j];
-            lm[j] = lm[j - 1];
-            lm[j - 1] = t;
+    return 0;
+}
+
+static void find_bingos(const line_walk *w, shadow_rack *sr)
+{
+    sr->bingo_alone = 1;
+    if (sr->blanks || sr->tiles != w->rack_size) return; /* with blanks: assume a word */
+    uint8_t have[64];
+    memcpy(have, w->rack, sizeof have);
+    sr->bingo_alone = rack_word(w->walk, w->walk_high, 0, gd_walk_letters(w->walk, w->walk_high, 0), have,
+                                w->unused_letters, sr->tiles);
+}
+
+/* Whether a word of the whole rack may fit the placement's tiles on the board. */
+static inline int bingo_possible(const shadow_rack *sr, const shadow_side *c, const shadow_side *l,
+                                 const shadow_side *r)
+{
+    unsigned through = c->board_tiles + l->board_tiles + r->board_tiles;
+    if (through == 0) return sr->bingo_alone;
+    return 1;
+}
+
+static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
+{
+    if (!fillable(w, sr, p)) return INT64_MIN;
+    const unsigned tiles = sr->tiles;
+    /* the center: the anchor and the tiles right of it up to the pivot, plus the tiles just
+     * left of it (a play through p includes them) */
+    shadow_side center;
+    memset(&center, 0, sizeof center);
+    center.word_multiplier = 1;
+    side_add_empty(&center, w, sr, p);
+    int right = p;
+    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, w->square[++right]);
+    int left = p;
+    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, w->square[--left]);
+
+    shadow_side lefts[GD_MAX_DIM], rights[GD_MAX_DIM];
+    unsigned n_left = 1, n_right = 1;
+    memset(&lefts[0], 0, sizeof lefts[0]);
+    lefts[0].word_multiplier = 1;
+    while (n_left < tiles && left > 0 && !w->is_anchor[left - 1] && fillable(w, sr, left - 1)) {
+        shadow_side *side = &lefts[n_left];
+        *side = lefts[n_left - 1];
+        side_add_empty(side, w, sr, --left);
+        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, w->square[--left]);
+        n_left++;
+    }
+    memset(&rights[0], 0, sizeof rights[0]);
+    rights[0].word_multiplier = 1;
+    while (n_right < tiles && right + 1 < w->length && fillable(w, sr, right + 1)) {
+        shadow_side *side = &rights[n_right];
+        *side = rights[n_right - 1];
+        side_add_empty(side, w, sr, ++right);
+        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, w->square[++right]);
+        n_right++;
+    }
+
+    int64_t best = INT64_MIN;
+    for (unsigned a = 0; a < n_left; a++) {
+        const shadow_side *l = &lefts[a];
+        for (unsigned b = 0; b < n_right && a + b + 1 <= tiles; b++) {
+            const shadow_side *r = &rights[b];
+            const unsigned k = a + b + 1;
+            /* the k highest values on the highest letter premiums: 4s, then 3s, 2s, the rest 1 */
+            const int64_t *prefix = sr->prefix;
+            unsigned n4 = center.lm[4] + l->lm[4] + r->lm[4];
+            unsigned n3 = n4 + center.lm[3] + l->lm[3] + r->lm[3];
+            unsigned n2 = n3 + center.lm[2] + l->lm[2] + r->lm[2];
+            int64_t main = prefix[k] + prefix[n4] + prefix[n3] + prefix[n2]; /* each prefix adds one level */
+            const int64_t wm = center.word_multiplier * l->word_multiplier * r->word_multiplier;
+            int64_t main_cap = center.main_cap + l->main_cap + r->main_cap;
+            int64_t cross_cap = center.cross_cap + l->cross_cap + r->cross_cap;
+            int64_t score = (center.board + l->board + r->board + (main < main_cap ? main : main_cap)) * wm +
+                            center.cross_const + l->cross_const + r->cross_const + cross_cap +
+                            (k == w->rack_size && bingo_possible(sr, &center, l, r) ? w->bingo_bonus : 0);
+            int64_t equity = 100 * score + sr->best_kept[k];
+            if (equity > best) best = equity;
         }
-    int64_t placed_sum = 0;
-    for (unsigned i = 0; i < n_empty && i < tiles; i++) placed_sum += (int64_t)sorted_values[i] * lm[i];
-    int64_t bonus = (n_empty >= w->rack_size && tiles >= w->rack_size) ? w->bingo_bonus : 0;
-    return (board_sum + placed_sum) * multiplier + cross + bonus;
+    }
+    return best;
 }
 
 typedef struct anchor_job {
@@ -682,20 +821,40 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     }
 
     /* Best N by equity: walk the anchors from the highest bound down, and stop once no
-     * remaining anchor can beat the N-th move kept. */
-    int32_t sorted_values[GD_MAX_DIM];
+     * remaining anchor can beat the N-th move kept. Premiums beyond the bound's buckets (only
+     * in hand-made rules) switch the bound off. */
+    shadow_rack rack_info;
+    int bounded = 1;
+    for (uint32_t q = 0; q < rules->rows * rules->cols; q++)
+        if (rules->letter_multiplier[q] > BOUND_MAX_PREMIUM || rules->word_multiplier[q] > BOUND_MAX_PREMIUM)
+            bounded = 0;
+    rack_info.tiles = tiles;
+    rack_info.blanks = rack_counts[0];
+    rack_info.letters = w.unused_letters;
+    for (unsigned c = 0; c < 64; c++) rack_info.letter_value[c] = rules->values[c];
+    rack_info.blank_value = rack_counts[0] ? rules->values[0] : INT32_MIN;
     unsigned n_values = 0;
     for (unsigned c = 0; c <= lex->alphabet_size; c++)
-        for (unsigned k = 0; k < rack_counts[c]; k++) sorted_values[n_values++] = rules->values[c];
+        for (unsigned k = 0; k < rack_counts[c]; k++) rack_info.values[n_values++] = rules->values[c];
     for (unsigned i = 1; i < n_values; i++)
-        for (unsigned j = i; j > 0 && sorted_values[j] > sorted_values[j - 1]; j--) {
-            int32_t t = sorted_values[j];
-            sorted_values[j] = sorted_values[j - 1];
-            sorted_values[j - 1] = t;
+        for (unsigned j = i; j > 0 && rack_info.values[j] > rack_info.values[j - 1]; j--) {
+            int32_t t = rack_info.values[j];
+            rack_info.values[j] = rack_info.values[j - 1];
+            rack_info.values[j - 1] = t;
         }
-    int32_t best_kept = INT32_MIN;
-    for (uint32_t i = 1; i < sr.total; i++) /* a play places at least one tile */
-        if (sr.kept_value[i] > best_kept) best_kept = sr.kept_value[i];
+    find_bingos(&w, &rack_info);
+    rack_info.prefix[0] = 0;
+    for (unsigned i = 0; i < n_values; i++) rack_info.prefix[i + 1] = rack_info.prefix[i] + rack_info.values[i];
+    for (unsigned k = 0; k <= tiles; k++) rack_info.best_kept[k] = INT32_MIN;
+    {
+        uint8_t used[64] = {0};
+        for (uint32_t index = 0; index < sr.total; index++) {
+            subrack_used(&sr, index, used);
+            unsigned k = 0;
+            for (uint32_t j = 0; j < sr.distinct; j++) k += used[sr.code[j]];
+            if (sr.kept_value[index] > rack_info.best_kept[k]) rack_info.best_kept[k] = sr.kept_value[index];
+        }
+    }
     anchor_job jobs[2 * GD_MAX_SQUARES];
     size_t n_jobs = 0;
     for (int direction = 0; direction < 2; direction++) {
@@ -704,8 +863,9 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             if (!load_line(&w, rules, board, ws, direction, line)) continue;
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
-                int64_t bound = 100 * anchor_bound(&w, p, sorted_values, tiles) + best_kept;
-                jobs[n_jobs].bound = bound > INT32_MAX ? INT32_MAX : (int32_t)bound;
+                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info) : INT32_MAX;
+                if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
+                jobs[n_jobs].bound = bound > INT32_MAX ? INT32_MAX : bound < INT32_MIN ? INT32_MIN : (int32_t)bound;
                 jobs[n_jobs].line = (uint16_t)line;
                 jobs[n_jobs].direction = (uint8_t)direction;
                 jobs[n_jobs].anchor = (uint8_t)p;
