@@ -251,8 +251,10 @@ typedef struct gd_leaves {
 
 /* How many leaves a tile set has: 1..max_leave tiles, tile_counts[0] blanks (0 if over 2^31). */
 uint64_t gd_leaves_count(const uint32_t *tile_counts, uint32_t alphabet_size, uint32_t max_leave);
-/* Validate a leave file completely (header, tile set, size, checksum) and fill `lv`. `data`
- * must be 4-byte aligned. */
+/* Validate a leave file completely (header, tile set, size, checksum, no reserved value) and
+ * fill `lv`. `data` must be 4-byte aligned. Values are int16 hundredths of a point, -32767..32767
+ * (-32768 is reserved). The file stamps its ruleset name (ruleset_offset/length) and tile set;
+ * comparing them with the ruleset in use is the caller's job (Python's Leaves does it). */
 int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err);
 /* Write a leave file: `values` holds gd_leaves_count(...) entries in entry order. *out is
  * malloc'd (release with gd_free). */

@@ -141,6 +141,39 @@ def cmd_build(args: argparse.Namespace) -> int:
     return build_lexicon_main(argv)
 
 
+def cmd_leaves(args: argparse.Namespace) -> int:
+    """leaves import IN(.csv|.klv2) -o OUT.leaves / export IN.leaves [-o OUT.csv] / info IN.leaves"""
+    from .leaves import Leaves, LeavesError
+
+    try:
+        rules = Rules.load(args.leaves_rules) if args.leaves_rules else None
+        if args.action == "import":
+            if not args.output:
+                raise LeavesError("leaves import needs -o OUT.leaves")
+            rules = rules or Rules.load("english")
+            is_klv = args.input.lower().endswith((".klv2", ".klv"))
+            table = Leaves.from_klv2(args.input, rules) if is_klv else Leaves.from_csv(args.input, rules)
+            table.save(args.output)
+            print(f"{args.output}: {len(table):,} leaves, {len(table.to_bytes()):,} bytes", file=sys.stderr)
+        elif args.action == "export":
+            table = Leaves.load(args.input, rules)
+            if args.output:
+                table.to_csv(args.output)
+            else:
+                sys.stdout.write(table.csv_text())
+        else:
+            stats = Leaves.load(args.input, rules).stats()
+            for key, value in stats.items():
+                print(f"{key}\t{value:,}" if isinstance(value, int) else f"{key}\t{value}")
+    except (LeavesError, RulesError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"error: {exc.filename or args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
 # ---- gaddag-solver solve -----------------------------------------------------------------------
 
 SOLVE_FORMATS = ("table", "json", "jsonl", "tsv")
@@ -425,6 +458,12 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true")
     p.set_defaults(run=cmd_build)
     _add_solve_parser(sub)
+    p = sub.add_parser("leaves", help="leave tables: import CSV/KLV2, export CSV, info")
+    p.add_argument("action", choices=("import", "export", "info"))
+    p.add_argument("input", help="a .csv or .klv2 file (import), a .leaves file or name (export, info)")
+    p.add_argument("-o", "--output", help="the .leaves file (import) or .csv file (export; default stdout)")
+    p.add_argument("--rules", dest="leaves_rules", help="ruleset (import: default english)")
+    p.set_defaults(run=cmd_leaves)
     return parser
 
 

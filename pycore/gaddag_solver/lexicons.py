@@ -102,24 +102,41 @@ def _how_to_build() -> str:
     )
 
 
+def _is_path(text: str) -> bool:
+    return os.sep in text or bool(os.altsep and os.altsep in text)
+
+
+def find_named_file(name_or_path: str | os.PathLike[str], suffix: str) -> Path | None:
+    """An existing file at ``name_or_path``, else ``NAME<suffix>`` in the first of
+    :func:`lexicon_dirs` that has it (the name as given, then in lower case), else None.
+    Lexicons (``.gaddag``) and leave tables (``.leaves``) are found this way."""
+    text = os.fspath(name_or_path)
+    candidate = Path(text).expanduser()
+    if candidate.is_file():
+        return candidate
+    name = text[: -len(suffix)] if text.endswith(suffix) else text
+    if _is_path(text) or not name:
+        return None
+    for key in dict.fromkeys((name, name.lower())):
+        for folder in lexicon_dirs():
+            path = folder / f"{key}{suffix}"
+            if path.is_file():
+                return path
+    return None
+
+
 def resolve_lexicon(name_or_path: str | os.PathLike[str]) -> Path:
     """The file for a lexicon: an existing path wins, else ``NAME.gaddag`` in :func:`lexicon_dirs`.
 
     Raises LexiconNotFoundError (a LookupError) naming the lexicons that do exist.
     """
     text = os.fspath(name_or_path)
-    candidate = Path(text).expanduser()
-    if candidate.is_file():
-        return candidate
+    found = find_named_file(text, SUFFIX)
+    if found is not None:
+        return found
     dirs = lexicon_dirs()
-    is_path = os.sep in text or bool(os.altsep and os.altsep in text)
+    is_path = _is_path(text)
     name = text[: -len(SUFFIX)] if text.endswith(SUFFIX) else text
-    if not is_path and name:
-        for key in dict.fromkeys((name, name.lower())):
-            for folder in dirs:
-                path = folder / f"{key}{SUFFIX}"
-                if path.is_file():
-                    return path
     available = tuple(available_lexicons())
     where = ", ".join(str(folder) for folder in dirs)
     have = ", ".join(available) if available else "none"

@@ -677,6 +677,146 @@ static void test_damage(const uint8_t *file, size_t size)
     free(work);
 }
 
+/* ---- 4. leave tables ------------------------------------------------------------------------------ */
+
+static unsigned long leaves_opened;
+
+/* Entry order: by size, then the tiles' codes written ascending, compared as strings. */
+static int leave_before(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+    uint8_t sa[GD_MAX_LEAVE + 1], sb[GD_MAX_LEAVE + 1];
+    uint32_t la = 0, lb = 0;
+    for (uint32_t c = 0; c <= n; c++) {
+        for (uint32_t j = 0; j < a[c] && la <= GD_MAX_LEAVE; j++) sa[la++] = (uint8_t)c;
+        for (uint32_t j = 0; j < b[c] && lb <= GD_MAX_LEAVE; j++) sb[lb++] = (uint8_t)c;
+    }
+    if (la != lb) return la < lb;
+    return memcmp(sa, sb, la) < 0;
+}
+
+/* Every entry: tiles -> index round trip, strictly increasing order, the value it stores. */
+static void exercise_leaves(const gd_leaves *lv, int check_order)
+{
+    uint8_t prev[64] = {0}, counts[64];
+    for (uint32_t i = 0; i < lv->count; i++) {
+        memset(counts, 0xAA, sizeof counts);
+        int rc = gd_leaves_tiles(lv, i, counts);
+        CHECK(rc == GD_OK, "tiles of entry %u", i);
+        if (rc != GD_OK) return;
+        uint32_t back = UINT32_MAX;
+        CHECK(gd_leaves_index(lv, counts, &back) == GD_OK && back == i, "entry %u comes back as %u", i, back);
+        CHECK(gd_leaves_value(lv, counts) == lv->values[i], "value of entry %u", i);
+        if (check_order && i) CHECK(leave_before(prev, counts, lv->alphabet_size), "entry %u out of order", i);
+        memcpy(prev, counts, sizeof prev);
+    }
+    uint32_t index;
+    memset(counts, 0, sizeof counts);
+    CHECK(gd_leaves_index(lv, counts, &index) == GD_ERR_ARGUMENT, "the empty leave has no entry");
+    CHECK(gd_leaves_value(lv, counts) == 0, "the empty leave is worth 0");
+    CHECK(gd_leaves_tiles(lv, lv->count, counts) == GD_ERR_ARGUMENT, "entry past the end");
+    counts[0] = (uint8_t)(lv->limit[0] + 1);
+    CHECK(gd_leaves_index(lv, counts, &index) == GD_ERR_ARGUMENT, "over the blank limit");
+}
+
+static void try_open_leaves(const uint8_t *bytes, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (size) memcpy(copy, bytes, size);
+    gd_leaves lv;
+    gd_error err;
+    memset(&err, 0x55, sizeof err);
+    int rc = gd_leaves_open(&lv, copy, size, &err);
+    if (rc == GD_OK) {
+        leaves_opened++;
+        exercise_leaves(&lv, 1);
+    } else {
+        CHECK(rc == GD_ERR_FORMAT, "leaves rc %d", rc);
+        CHECK(memchr(err.message, 0, sizeof err.message) != NULL && err.message[0] != 0, "leaves error message");
+        CHECK(err.offset <= size, "leaves error offset %llu beyond %zu", (unsigned long long)err.offset, size);
+    }
+    free(copy);
+}
+
+static void test_leaves(void)
+{
+    const uint32_t tiles[6] = {2, 3, 1, 0, 4, 2}; /* 2 blanks, 5 letters (one with no tiles) */
+    uint64_t count = gd_leaves_count(tiles, 5, 4);
+    /* brute force: every counts vector within the limits, 1..4 tiles */
+    uint64_t brute = 0;
+    for (uint32_t a = 0; a <= 2; a++)
+        for (uint32_t b = 0; b <= 3; b++)
+            for (uint32_t c = 0; c <= 1; c++)
+                for (uint32_t e = 0; e <= 4; e++)
+                    for (uint32_t f = 0; f <= 2; f++) brute += a + b + c + e + f >= 1 && a + b + c + e + f <= 4;
+    CHECK(count == brute, "gd_leaves_count %llu, brute force %llu", (unsigned long long)count, (unsigned long long)brute);
+    int16_t *values = malloc(count * sizeof *values);
+    for (uint64_t i = 0; i < count; i++) values[i] = (int16_t)((int)(i * 37 % 65535) - 32767);
+    uint8_t *file = NULL;
+    size_t size = 0;
+    gd_error err;
+    int rc = gd_leaves_build(tiles, 5, 4, (const uint8_t *)"tiny", 4, values, count, &file, &size, &err);
+    CHECK(rc == GD_OK, "build leaves: %s", err.message);
+    if (rc != GD_OK) return;
+    gd_leaves lv;
+    rc = gd_leaves_open(&lv, file, size, &err);
+    CHECK(rc == GD_OK, "open leaves: %s", err.message);
+    if (rc == GD_OK) {
+        CHECK(lv.count == count, "count");
+        for (uint64_t i = 0; i < count; i++) CHECK(lv.values[i] == values[i], "value %llu", (unsigned long long)i);
+        exercise_leaves(&lv, 1);
+    }
+    /* the builder refuses what it cannot write */
+    uint8_t *none = NULL;
+    size_t none_size = 0;
+    CHECK(gd_leaves_build(tiles, 5, 4, (const uint8_t *)"tiny", 4, values, count - 1, &none, &none_size, &err) ==
+              GD_ERR_ARGUMENT, "short values");
+    CHECK(gd_leaves_build(tiles, 5, 16, (const uint8_t *)"tiny", 4, values, count, &none, &none_size, &err) ==
+              GD_ERR_ARGUMENT, "leave too long");
+    CHECK(gd_leaves_build(tiles, 5, 4, (const uint8_t *)"", 0, values, count, &none, &none_size, &err) ==
+              GD_ERR_ARGUMENT, "no ruleset name");
+    values[3] = INT16_MIN;
+    CHECK(gd_leaves_build(tiles, 5, 4, (const uint8_t *)"tiny", 4, values, count, &none, &none_size, &err) ==
+              GD_ERR_ARGUMENT, "reserved value");
+    CHECK(none == NULL, "no output on failure");
+    const uint32_t huge[64] = {1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024,
+                               1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024,
+                               1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024};
+    CHECK(gd_leaves_count(huge, 38, 15) == 0, "over 2^31 leaves is reported as 0");
+    free(values);
+
+    /* damaged copies: every byte (all bits, one bit; CRC as is and recomputed), every truncation,
+     * extensions, random multi-byte damage */
+    uint8_t *work = malloc(size + 64);
+    for (size_t i = 0; i < size; i++) {
+        for (int variant = 0; variant < 4; variant++) {
+            memcpy(work, file, size);
+            work[i] ^= (uint8_t)(variant < 2 ? 0xFF : 1u << below(8));
+            if (variant & 1) fix_crc(work, size);
+            try_open_leaves(work, size);
+        }
+    }
+    for (size_t n = 0; n < size; n++) try_open_leaves(file, n);
+    memcpy(work, file, size);
+    memset(work + size, 0, 64);
+    try_open_leaves(work, size + 4);
+    try_open_leaves(work, size + 64);
+    for (int t = 0; t < 3000; t++) {
+        memcpy(work, file, size);
+        for (int f = 1 + (int)below(6); f > 0; f--) work[below((uint32_t)size)] ^= (uint8_t)rnd();
+        if (t % 2) fix_crc(work, size);
+        try_open_leaves(work, size);
+    }
+    /* a hostile header: the largest tile set with its size field and CRC made to fit */
+    memcpy(work, file, 28);
+    work[24] = 63;
+    work[25] = 15;
+    work[26] = 4;
+    try_open_leaves(work, 28);
+    free(work);
+    gd_free(file);
+    CHECK(leaves_opened >= 1, "the pristine leave table never reopened");
+}
+
 /* gd_build documents name = NULL with name_size = 0 as allowed (its argument check lets it
  * through); run alone so that a failure here is reported separately. */
 static int test_null_name(void)
@@ -719,13 +859,14 @@ int main(int argc, char **argv)
     test_builder();
     test_damage(file, size);
     gd_free(file);
+    test_leaves();
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
     }
     CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
     if (failures) return 1;
-    printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked\n", size, attempts,
-           opened_count, plays_checked);
+    printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
+           "%lu damaged leave tables opened\n", size, attempts, opened_count, plays_checked, leaves_opened);
     return 0;
 }
