@@ -104,8 +104,9 @@ def _leaves_module() -> Any:
 
 
 def _resolve_leaves(name_or_path: str) -> Path:
+    leaves = _leaves_module()
     try:
-        return Path(_leaves_module().resolve_leaves(name_or_path)).resolve()
+        return Path(leaves.resolve_leaves(name_or_path)).resolve()
     except (LookupError, OSError, ValueError) as exc:
         raise AutoplayError(f"leave table {name_or_path!r}: {exc}") from None
 
@@ -359,14 +360,15 @@ def run_autoplay(
     scheduler: str | None = None,
     keep_games: bool = False,
     progress: Progress | None = None,
-    scheduler_timeout: float = SCHEDULER_TIMEOUT,
+    scheduler_timeout: float | None = None,
 ) -> AutoplayRun:
     """Play `games` games of `match` and summarize them.
 
     Runs in this process when workers is 1, on `workers` local processes otherwise (default:
     every core), or on the Dask cluster whose scheduler is at `scheduler` ("tcp://HOST:8786",
     needs ``pip install gaddag-solver[cluster]``). `keep_games` keeps every game's turns in the
-    records (for GCG export). `progress(done, total)` is called as chunks finish.
+    records (for GCG export). `progress(done, total)` is called as chunks finish. Reaching the
+    scheduler takes at most `scheduler_timeout` seconds (default SCHEDULER_TIMEOUT).
     """
     if games < 1:
         raise AutoplayError(f"the number of games must be at least 1, not {games}")
@@ -374,7 +376,8 @@ def run_autoplay(
     started = time.perf_counter()
     if scheduler is not None:
         used = 0
-        results = _run_dask(match, games, seed, scheduler, keep_games, progress, scheduler_timeout)
+        timeout = SCHEDULER_TIMEOUT if scheduler_timeout is None else scheduler_timeout
+        results = _run_dask(match, games, seed, scheduler, keep_games, progress, timeout)
     else:
         used = max(1, min(workers or os.cpu_count() or 1, (games + 1) // 2))
         if used == 1:
