@@ -13,6 +13,7 @@
  * Scores are kept as the walk goes: the main word's letter sum (premiums only under new
  * tiles), its word multiplier, and the finished cross-words of the tiles placed.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gaddag_format.h"
@@ -47,6 +48,11 @@ typedef struct line_walk {
     unsigned rack_size;
     int32_t bingo_bonus;
     uint8_t word[GD_MAX_DIM]; /* the play's letters, by line position */
+    /* equity: kept_value[sum of stride[code] over the tiles placed] is what the tiles kept are
+     * worth (hundredths of a point); NULL when only scores are wanted */
+    const int32_t *kept_value;
+    uint32_t stride[64];
+    int by_equity;
     /* output */
     gd_move *out;
     size_t capacity;
@@ -56,11 +62,14 @@ typedef struct line_walk {
 
 /* ---- output --------------------------------------------------------------------------- */
 
-/* The order plays are ranked in: higher score, then row, column, across first, then the
- * word's bytes. Total on distinct plays, so "top N" never depends on generation order. */
-static int move_better(const gd_move *a, const gd_move *b)
+/* The order moves are ranked in: higher equity (when ranking by equity), higher score, then
+ * plays before exchanges before the pass, row, column, across first, shorter, then the word's
+ * bytes. Total on distinct moves, so "top N" never depends on generation order. */
+int gd_move_better(const gd_move *a, const gd_move *b, int by_equity)
 {
+    if (by_equity && a->equity != b->equity) return a->equity > b->equity;
     if (a->score != b->score) return a->score > b->score;
+    if (a->kind != b->kind) return a->kind < b->kind;
     if (a->row != b->row) return a->row < b->row;
     if (a->col != b->col) return a->col < b->col;
     if (a->direction != b->direction) return a->direction < b->direction;
@@ -69,12 +78,12 @@ static int move_better(const gd_move *a, const gd_move *b)
 }
 
 /* out[0..n) is a heap whose root is the worst kept play. */
-static void heap_sift_down(gd_move *heap, size_t n, size_t i)
+static void heap_sift_down(gd_move *heap, size_t n, size_t i, int by_equity)
 {
     for (;;) {
         size_t worst = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && move_better(&heap[worst], &heap[l])) worst = l;
-        if (r < n && move_better(&heap[worst], &heap[r])) worst = r;
+        if (l < n && gd_move_better(&heap[worst], &heap[l], by_equity)) worst = l;
+        if (r < n && gd_move_better(&heap[worst], &heap[r], by_equity)) worst = r;
         if (worst == i) return;
         gd_move t = heap[i];
         heap[i] = heap[worst];
@@ -83,15 +92,36 @@ static void heap_sift_down(gd_move *heap, size_t n, size_t i)
     }
 }
 
-static void heap_sift_up(gd_move *heap, size_t i)
+static void heap_sift_up(gd_move *heap, size_t i, int by_equity)
 {
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!move_better(&heap[parent], &heap[i])) return;
+        if (!gd_move_better(&heap[parent], &heap[i], by_equity)) return;
         gd_move t = heap[i];
         heap[i] = heap[parent];
         heap[parent] = t;
         i = parent;
+    }
+}
+
+/* Keep move m: in out[] in generation order, or in the top-N heap. */
+static void keep(line_walk *w, const gd_move *m)
+{
+    if (w->top_n == 0) {
+        if (w->count < w->capacity) w->out[w->count] = *m;
+        w->count++;
+        return;
+    }
+    size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
+    size_t kept = w->count < limit ? w->count : limit;
+    w->count++;
+    if (limit == 0) return;
+    if (kept < limit) {
+        w->out[kept] = *m;
+        heap_sift_up(w->out, kept, w->by_equity);
+    } else if (gd_move_better(m, &w->out[0], w->by_equity)) {
+        w->out[0] = *m;
+        heap_sift_down(w->out, limit, 0, w->by_equity);
     }
 }
 
@@ -100,6 +130,23 @@ static void emit(line_walk *w, int left, int right, int32_t score, unsigned plac
     gd_move m;
     int length = right - left + 1;
     m.score = score;
+    m.equity = 100 * score;
+    if (w->kept_value) {
+        uint32_t used = 0;
+        for (unsigned k = 0; k < placed; k++) {
+            uint8_t code = w->word[w->placed_at[k]];
+            used += w->stride[(code & GD_BLANK_FLAG) ? 0 : (code & 63u)];
+        }
+        m.equity += w->kept_value[used];
+    }
+    /* a move that ranks below the worst kept one on its first key is only counted */
+    if (w->top_n && w->capacity && w->count >= (w->top_n < w->capacity ? w->top_n : w->capacity)) {
+        const gd_move *worst = &w->out[0];
+        if (w->by_equity ? m.equity < worst->equity : score < worst->score) {
+            w->count++;
+            return;
+        }
+    }
     if (w->direction == GD_ACROSS) {
         m.row = (uint8_t)w->line;
         m.col = (uint8_t)left;
@@ -110,28 +157,11 @@ static void emit(line_walk *w, int left, int right, int32_t score, unsigned plac
     m.direction = (uint8_t)w->direction;
     m.length = (uint8_t)length;
     m.tiles_placed = (uint8_t)placed;
-    m.equity = 100 * score;
     m.kind = GD_PLAY;
     m.reserved[0] = m.reserved[1] = 0;
     memcpy(m.word, w->word + left, (size_t)length);
     memset(m.word + length, 0, GD_MAX_DIM - (size_t)length);
-
-    if (w->top_n == 0) {
-        if (w->count < w->capacity) w->out[w->count] = m;
-        w->count++;
-        return;
-    }
-    size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
-    size_t kept = w->count < limit ? w->count : limit;
-    w->count++;
-    if (limit == 0) return;
-    if (kept < limit) {
-        w->out[kept] = m;
-        heap_sift_up(w->out, kept);
-    } else if (move_better(&m, &w->out[0])) {
-        w->out[0] = m;
-        heap_sift_down(w->out, limit, 0);
-    }
+    keep(w, &m);
 }
 
 /*
@@ -328,9 +358,255 @@ static void go_right(line_walk *w, int pos, uint32_t list, uint64_t letters, int
     PLACE_OR_FOLLOW(right_next(w, pos, index, left, next_main, next_multiplier, next_cross, next_placed));
 }
 
-int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
-                const uint8_t *rack_counts, uint32_t top_n, gd_move *out, size_t capacity, size_t *count,
-                gd_error *err)
+/* ---- equity: what the tiles kept are worth ---------------------------------------------------- */
+
+/* Entry index of a leave in a leave table, from the table's ways[][] counts (the order of
+ * gd_leaves: by size, then the sorted codes as strings). `gap[c][r]` is what the codes below c
+ * add when none of them is in the leave and r tiles remain to place: precomputed once per
+ * call, it makes each lookup cost one step per distinct code in the leave. */
+typedef struct leave_ranker {
+    const gd_leaves *lv;
+    uint32_t gap[65][GD_MAX_LEAVE + 1];
+} leave_ranker;
+
+static void ranker_init(leave_ranker *rk, const gd_leaves *lv)
+{
+    rk->lv = lv;
+    const uint32_t n = lv->alphabet_size, kmax = lv->max_leave;
+    for (uint32_t r = 0; r <= kmax; r++) rk->gap[0][r] = 0;
+    for (uint32_t c = 0; c <= n; c++) {
+        for (uint32_t r = 0; r <= kmax; r++) {
+            /* leaves that hold more of code c than none, the codes below agreeing */
+            uint32_t skip = 0, most = lv->limit[c] < r ? lv->limit[c] : r;
+            for (uint32_t j = 1; j <= most; j++) skip += lv->ways[c + 1][r - j];
+            rk->gap[c + 1][r] = rk->gap[c][r] + skip;
+        }
+    }
+}
+
+/* The value (hundredths of a point) of the leave counts[0..n]; 0 when the table has none. */
+static int32_t ranker_value(const leave_ranker *rk, const uint8_t *counts, uint32_t size)
+{
+    const gd_leaves *lv = rk->lv;
+    if (size == 0 || size > lv->max_leave) return 0;
+    uint32_t rank = lv->size_offset[size - 1], r = size, next = 0;
+    for (uint32_t c = 0; c <= lv->alphabet_size && r; c++) {
+        uint32_t have = counts[c];
+        if (!have) continue;
+        if (have > lv->limit[c]) return 0;
+        rank += rk->gap[c][r] - rk->gap[next][r];
+        uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
+        for (uint32_t j = have + 1; j <= most; j++) rank += lv->ways[c + 1][r - j];
+        r -= have;
+        next = c + 1;
+    }
+    return rank < lv->count ? lv->values[rank] : 0;
+}
+
+#define MAX_SUBRACKS 4096 /* the sub-multisets of a rack whose kept values are tabulated */
+
+/* The rack's distinct tiles, as a mixed radix: a multiset of its tiles is numbered by
+ * sum(used[code] * stride[code]). */
+typedef struct subracks {
+    uint32_t total;            /* how many sub-multisets (product of count + 1) */
+    uint32_t distinct;
+    uint8_t code[64];          /* the distinct codes, ascending (0: blank) */
+    uint8_t have[64];          /* their counts */
+    uint32_t stride[64];       /* by code */
+    int32_t kept_value[MAX_SUBRACKS];
+} subracks;
+
+static int32_t rack_face_value(const gd_rules *rules, const uint8_t *counts, uint32_t alphabet_size)
+{
+    int32_t sum = counts[0] * rules->values[0];
+    for (uint32_t c = 1; c <= alphabet_size; c++) sum += counts[c] * rules->values[c];
+    return sum;
+}
+
+/* Decode sub-multiset `index` into used[] (by code). */
+static void subrack_used(const subracks *sr, uint32_t index, uint8_t *used)
+{
+    for (uint32_t j = 0; j < sr->distinct; j++) {
+        uint32_t radix = sr->have[j] + 1u;
+        used[sr->code[j]] = (uint8_t)(index % radix);
+        index /= radix;
+    }
+}
+
+/* Tabulate what keeping rack − used is worth, for every used ⊆ rack (see gd_equity_options). */
+static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rack, uint32_t alphabet_size,
+                         const gd_equity_options *opt, gd_error *err)
+{
+    memset(sr->stride, 0, sizeof sr->stride);
+    sr->distinct = 0;
+    uint64_t total = 1;
+    for (uint32_t c = 0; c <= alphabet_size; c++) {
+        if (!rack[c]) continue;
+        sr->code[sr->distinct] = (uint8_t)c;
+        sr->have[sr->distinct] = rack[c];
+        sr->stride[c] = (uint32_t)total;
+        sr->distinct++;
+        total *= rack[c] + 1u;
+        if (total > MAX_SUBRACKS)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                                "a rack with more than %d ways to split it is not supported for equity",
+                                MAX_SUBRACKS);
+    }
+    sr->total = (uint32_t)total;
+    leave_ranker rk;
+    rk.lv = NULL;
+    const int bag_empty = opt->bag_count == 0;
+    if (opt->leaves && !bag_empty) ranker_init(&rk, opt->leaves);
+    uint8_t used[64] = {0}, kept[64] = {0};
+    for (uint32_t index = 0; index < sr->total; index++) {
+        subrack_used(sr, index, used);
+        uint32_t kept_tiles = 0;
+        for (uint32_t j = 0; j < sr->distinct; j++) {
+            uint8_t c = sr->code[j];
+            kept[c] = (uint8_t)(rack[c] - used[c]);
+            kept_tiles += kept[c];
+        }
+        int32_t value = 0;
+        if (bag_empty) {
+            if (kept_tiles == 0)
+                value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
+            else
+                value = -(200 * rack_face_value(rules, kept, alphabet_size) + 1000);
+        } else if (opt->leaves) {
+            value = ranker_value(&rk, kept, kept_tiles);
+        }
+        sr->kept_value[index] = value;
+    }
+    return GD_OK;
+}
+
+/* Every distinct exchange (when the bag allows) and the pass, into the output. */
+static void add_exchanges_and_pass(line_walk *w, const gd_rules *rules, const subracks *sr,
+                                   const gd_equity_options *opt)
+{
+    gd_move m;
+    memset(&m, 0, sizeof m);
+    if (opt->exchanges && opt->bag_count >= rules->exchange_minimum && opt->bag_count > 0) {
+        uint8_t used[64] = {0};
+        m.kind = GD_EXCHANGE;
+        for (uint32_t index = 1; index < sr->total; index++) {
+            subrack_used(sr, index, used);
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < sr->distinct; j++)
+                for (uint32_t k = 0; k < used[sr->code[j]]; k++) m.word[n++] = sr->code[j];
+            if (n > opt->bag_count) continue; /* the bag must refill the rack first */
+            memset(m.word + n, 0, GD_MAX_DIM - n);
+            m.length = (uint8_t)n;
+            m.equity = sr->kept_value[index];
+            keep(w, &m);
+        }
+    }
+    if (opt->pass) {
+        memset(&m, 0, sizeof m);
+        m.kind = GD_PASS;
+        m.equity = sr->kept_value[0];
+        keep(w, &m);
+    }
+}
+
+/* ---- the generator's entry points ------------------------------------------------------------ */
+
+/* Copy line `line` of `direction` from the board and workspace into the walk. Returns whether
+ * it has an anchor. */
+static int load_line(line_walk *w, const gd_rules *rules, const uint8_t *board, const gd_workspace *ws,
+                     int direction, int line)
+{
+    const int cols = (int)rules->cols;
+    w->direction = direction;
+    w->line = line;
+    w->length = direction == GD_ACROSS ? (int)rules->cols : (int)rules->rows;
+    int any_anchor = 0;
+    for (int p = 0; p < w->length; p++) {
+        int s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
+        w->square[p] = board[s];
+        w->is_anchor[p] = ws->anchor[s];
+        any_anchor |= ws->anchor[s];
+        w->has_cross[p] = ws->has_cross[direction][s];
+        w->cross_set[p] = ws->cross_set[direction][s];
+        w->cross_score[p] = ws->cross_score[direction][s];
+        w->letter_multiplier[p] = rules->letter_multiplier[s];
+        w->word_multiplier[p] = rules->word_multiplier[s];
+    }
+    return any_anchor;
+}
+
+static void walk_anchor(line_walk *w, int anchor, uint32_t root, uint64_t root_letters)
+{
+    w->anchor = anchor;
+    w->pivot = anchor;
+    while (w->pivot + 1 < w->length && w->square[w->pivot + 1]) w->pivot++;
+    go_left(w, w->pivot, root, root_letters, 0, 1, 0, 0);
+}
+
+/*
+ * An upper bound on the score of any play through anchor `p` of the loaded line: every square
+ * it could reach (at most `tiles` empty squares each side, not past another anchor on the
+ * left, through the tiles beyond), the rack's values paired best with the letter premiums,
+ * every word premium of the span, every cross-word at its most, and the bonus.
+ */
+static int64_t anchor_bound(const line_walk *w, int p, const int32_t *sorted_values, unsigned tiles)
+{
+    int left = p, empties = 1;
+    while (left > 0 && (w->square[left - 1] || (!w->is_anchor[left - 1] && empties < (int)tiles))) {
+        left--;
+        if (!w->square[left]) empties++;
+    }
+    int right = p;
+    empties = 1;
+    while (right + 1 < w->length && (w->square[right + 1] || empties < (int)tiles)) {
+        right++;
+        if (!w->square[right]) empties++;
+    }
+    int64_t board_sum = 0, multiplier = 1, cross = 0, max_value = sorted_values[0];
+    uint8_t lm[GD_MAX_DIM];
+    unsigned n_empty = 0;
+    for (int q = left; q <= right; q++) {
+        uint8_t here = w->square[q];
+        if (here) {
+            board_sum += (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];
+            continue;
+        }
+        lm[n_empty++] = w->letter_multiplier[q];
+        multiplier *= w->word_multiplier[q];
+        if (multiplier > (1 << 24)) multiplier = 1 << 24; /* scores that large overflow anyway */
+        if (w->has_cross[q]) cross += (w->cross_score[q] + max_value * w->letter_multiplier[q]) * w->word_multiplier[q];
+    }
+    /* largest letter premiums first */
+    for (unsigned i = 1; i < n_empty; i++)
+        for (unsigned j = i; j > 0 && lm[j] > lm[j - 1]; j--) {
+            uint8_t t = lm[j];
+            lm[j] = lm[j - 1];
+            lm[j - 1] = t;
+        }
+    int64_t placed_sum = 0;
+    for (unsigned i = 0; i < n_empty && i < tiles; i++) placed_sum += (int64_t)sorted_values[i] * lm[i];
+    int64_t bonus = (n_empty >= w->rack_size && tiles >= w->rack_size) ? w->bingo_bonus : 0;
+    return (board_sum + placed_sum) * multiplier + cross + bonus;
+}
+
+typedef struct anchor_job {
+    int32_t bound;
+    uint16_t line;
+    uint8_t direction, anchor;
+} anchor_job;
+
+static int job_order(const void *a, const void *b)
+{
+    const anchor_job *x = a, *y = b;
+    if (x->bound != y->bound) return x->bound > y->bound ? -1 : 1;
+    if (x->direction != y->direction) return x->direction < y->direction ? -1 : 1;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
+}
+
+int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n, gd_move *out,
+                       size_t capacity, size_t *count, gd_error *err)
 {
     if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
@@ -343,6 +619,9 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     if (ws->magic != GD_WORKSPACE_MAGIC || ws->rows != rules->rows || ws->cols != rules->cols ||
         ws->alphabet_size != lex->alphabet_size)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the workspace was not prepared for this board and lexicon");
+    if (options && options->leaves && options->leaves->alphabet_size != lex->alphabet_size)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the leave table has %u letters, the lexicon %u",
+                            options->leaves->alphabet_size, lex->alphabet_size);
 
     line_walk w;
     w.walk = lex->walk;
@@ -354,6 +633,8 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     w.top_n = top_n;
     w.rack_size = rules->rack_size;
     w.bingo_bonus = rules->bingo_bonus;
+    w.kept_value = NULL;
+    w.by_equity = options ? (int)options->by_equity : 0;
     memcpy(w.values, rules->values, sizeof w.values);
     memset(w.rack, 0, sizeof w.rack);
     memset(w.used, 0, sizeof w.used);
@@ -369,39 +650,89 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
     }
     if (w.tiles_left > GD_MAX_DIM)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);
+    const unsigned tiles = w.tiles_left;
+
+    subracks sr;
+    if (options) {
+        uint8_t rack[64] = {0};
+        for (unsigned c = 0; c <= lex->alphabet_size; c++) rack[c] = rack_counts[c];
+        rc = subracks_init(&sr, rules, rack, lex->alphabet_size, options, err);
+        if (rc) return rc;
+        w.kept_value = sr.kept_value;
+        memcpy(w.stride, sr.stride, sizeof w.stride);
+        add_exchanges_and_pass(&w, rules, &sr, options);
+    }
 
     /* arc 0 is the entry arc: its child is the root's list */
     const uint32_t root = gd_walk_child(w.walk[0]);
     const uint64_t root_letters = next_letters(&w, 0);
     const int rows = (int)rules->rows, cols = (int)rules->cols;
-    for (int direction = 0; direction < 2; direction++) {
-        w.direction = direction;
-        int lines = direction == GD_ACROSS ? rows : cols;
-        w.length = direction == GD_ACROSS ? cols : rows;
-        for (int line = 0; line < lines; line++) {
-            int any_anchor = 0;
-            for (int p = 0; p < w.length; p++) {
-                int s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
-                w.square[p] = board[s];
-                w.is_anchor[p] = ws->anchor[s];
-                any_anchor |= ws->anchor[s];
-                w.has_cross[p] = ws->has_cross[direction][s];
-                w.cross_set[p] = ws->cross_set[direction][s];
-                w.cross_score[p] = ws->cross_score[direction][s];
-                w.letter_multiplier[p] = rules->letter_multiplier[s];
-                w.word_multiplier[p] = rules->word_multiplier[s];
+    const int prune = options && options->prune && options->by_equity && top_n > 0 && capacity > 0 && tiles > 0;
+    if (!prune) {
+        for (int direction = 0; direction < 2; direction++) {
+            int lines = direction == GD_ACROSS ? rows : cols;
+            for (int line = 0; line < lines; line++) {
+                if (!load_line(&w, rules, board, ws, direction, line)) continue;
+                for (int p = 0; p < w.length; p++)
+                    if (w.is_anchor[p]) walk_anchor(&w, p, root, root_letters);
             }
-            if (!any_anchor) continue;
-            w.line = line;
+        }
+        *count = w.count;
+        return GD_OK;
+    }
+
+    /* Best N by equity: walk the anchors from the highest bound down, and stop once no
+     * remaining anchor can beat the N-th move kept. */
+    int32_t sorted_values[GD_MAX_DIM];
+    unsigned n_values = 0;
+    for (unsigned c = 0; c <= lex->alphabet_size; c++)
+        for (unsigned k = 0; k < rack_counts[c]; k++) sorted_values[n_values++] = rules->values[c];
+    for (unsigned i = 1; i < n_values; i++)
+        for (unsigned j = i; j > 0 && sorted_values[j] > sorted_values[j - 1]; j--) {
+            int32_t t = sorted_values[j];
+            sorted_values[j] = sorted_values[j - 1];
+            sorted_values[j - 1] = t;
+        }
+    int32_t best_kept = INT32_MIN;
+    for (uint32_t i = 1; i < sr.total; i++) /* a play places at least one tile */
+        if (sr.kept_value[i] > best_kept) best_kept = sr.kept_value[i];
+    anchor_job jobs[2 * GD_MAX_SQUARES];
+    size_t n_jobs = 0;
+    for (int direction = 0; direction < 2; direction++) {
+        int lines = direction == GD_ACROSS ? rows : cols;
+        for (int line = 0; line < lines; line++) {
+            if (!load_line(&w, rules, board, ws, direction, line)) continue;
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
-                w.anchor = p;
-                w.pivot = p;
-                while (w.pivot + 1 < w.length && w.square[w.pivot + 1]) w.pivot++;
-                go_left(&w, w.pivot, root, root_letters, 0, 1, 0, 0);
+                int64_t bound = 100 * anchor_bound(&w, p, sorted_values, tiles) + best_kept;
+                jobs[n_jobs].bound = bound > INT32_MAX ? INT32_MAX : (int32_t)bound;
+                jobs[n_jobs].line = (uint16_t)line;
+                jobs[n_jobs].direction = (uint8_t)direction;
+                jobs[n_jobs].anchor = (uint8_t)p;
+                n_jobs++;
             }
         }
     }
+    qsort(jobs, n_jobs, sizeof jobs[0], job_order);
+    const size_t limit = top_n < capacity ? top_n : capacity;
+    int loaded_direction = -1, loaded_line = -1;
+    for (size_t j = 0; j < n_jobs; j++) {
+        /* the heap's root is the worst move kept: an anchor that cannot reach it is skipped */
+        if (w.count >= limit && jobs[j].bound < out[0].equity) break;
+        if (jobs[j].direction != loaded_direction || jobs[j].line != loaded_line) {
+            load_line(&w, rules, board, ws, jobs[j].direction, jobs[j].line);
+            loaded_direction = jobs[j].direction;
+            loaded_line = jobs[j].line;
+        }
+        walk_anchor(&w, jobs[j].anchor, root, root_letters);
+    }
     *count = w.count;
     return GD_OK;
+}
+
+int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                const uint8_t *rack_counts, uint32_t top_n, gd_move *out, size_t capacity, size_t *count,
+                gd_error *err)
+{
+    return gd_generate_equity(lex, rules, board, workspace, rack_counts, NULL, top_n, out, capacity, count, err);
 }

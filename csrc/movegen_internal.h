@@ -32,5 +32,7 @@ static inline int32_t gd_tile_value(const gd_rules *rules, uint8_t square)
 }
 
 int gd_check_rules(const gd_rules *rules, gd_error *err);
+/* Whether move a ranks before move b (by equity first when by_equity). */
+int gd_move_better(const gd_move *a, const gd_move *b, int by_equity);
 
 #endif

@@ -314,7 +314,12 @@ def tiny_rules(draw) -> Rules:
             "start_doubles": start_doubles,
             "rack_size": draw(st.integers(1, 8)),
             "bingo_bonus": draw(st.sampled_from([0, 15, 35, 50])),
+            "exchange_minimum": 7,  # the game fields: move generation ignores them
+            "scoreless_turns": 6,
+            "going_out_bonus": 2,
+            "going_out_penalty": 0,
             "letters": [[letter, draw(st.integers(0, 10)), 9] for letter in letters],
+            "vowels": [letter for letter in letters if letter in "AE"],
             "blanks": 2,
             "blank_value": draw(st.sampled_from([0, 0, 0, 1, 2])),
             "fold": {},

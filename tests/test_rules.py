@@ -31,6 +31,18 @@ PUBLISHED = {
 }
 
 
+# name: (exchange minimum, scoreless turns ending the game, going-out bonus, penalty, vowels), as
+# docs/rules.md states them with their sources (or as the standard value where unconfirmed)
+GAME_FACTS = {
+    "english": (7, 6, 2, 0, "AEIOU"),
+    "super": (7, 6, 1, 1, "AEIOU"),
+    "wwf": (1, 3, 1, 1, "AEIOU"),
+    "polish": (7, 4, 1, 1, "AĄEĘIOÓUY"),
+    "russian": (7, 4, 1, 1, "АЕЁИОУЫЭЮЯ"),
+    "erudit": (7, 4, 1, 1, "АЕИОУЫЭЮЯ"),
+}
+
+
 def raw(name: str) -> dict[str, Any]:
     """The shipped JSON as plain data, read independently of the loader."""
     text = resources.files("gaddag_solver").joinpath("rules", f"{name}.json").read_text(encoding="utf-8")
@@ -68,6 +80,19 @@ def test_shipped_ruleset_matches_published_facts(name: str) -> None:
     assert rules.letter_multiplier(*rules.start) == 1
     assert len(rules.values) == len(rules.counts) == len(rules.alphabet)
     assert all(count >= 1 for count in rules.counts)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_game_rules_match_the_documented_facts(name: str) -> None:
+    exchange, scoreless, bonus, penalty, vowels = GAME_FACTS[name]
+    rules = Rules.load(name)
+    assert rules.exchange_minimum == exchange
+    assert rules.scoreless_turns == scoreless
+    assert (rules.going_out_bonus, rules.going_out_penalty) == (bonus, penalty)
+    assert rules.going_out_bonus + rules.going_out_penalty == 2  # every game: the same spread
+    assert "".join(rules.vowels) == vowels
+    codes = [rules.alphabet.code(vowel) for vowel in rules.vowels]
+    assert codes == sorted(codes)  # listed in alphabet order
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -246,6 +271,31 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("fold source is a letter", _set("fold", {"A": "B"}), "fold"),
     ("default_lexicon not a string", _set("default_lexicon", 3), "default_lexicon"),
     ("default_lexicon a path", _set("default_lexicon", "../enable"), "default_lexicon"),
+    ("exchange_minimum missing", lambda d: d.pop("exchange_minimum"), "exchange_minimum"),
+    ("exchange_minimum a string", _set("exchange_minimum", "7"), "exchange_minimum"),
+    ("exchange_minimum a bool", _set("exchange_minimum", True), "exchange_minimum"),
+    ("exchange_minimum negative", _set("exchange_minimum", -1), "exchange_minimum"),
+    ("exchange_minimum huge", _set("exchange_minimum", 1001), "exchange_minimum"),
+    ("scoreless_turns missing", lambda d: d.pop("scoreless_turns"), "scoreless_turns"),
+    ("scoreless_turns a float", _set("scoreless_turns", 6.0), "scoreless_turns"),
+    ("scoreless_turns zero", _set("scoreless_turns", 0), "scoreless_turns"),
+    ("scoreless_turns huge", _set("scoreless_turns", 101), "scoreless_turns"),
+    ("going_out_bonus missing", lambda d: d.pop("going_out_bonus"), "going_out_bonus"),
+    ("going_out_bonus null", _set("going_out_bonus", None), "going_out_bonus"),
+    ("going_out_bonus negative", _set("going_out_bonus", -2), "going_out_bonus"),
+    ("going_out_bonus huge", _set("going_out_bonus", 11), "going_out_bonus"),
+    ("going_out_penalty missing", lambda d: d.pop("going_out_penalty"), "going_out_penalty"),
+    ("going_out_penalty a string", _set("going_out_penalty", "0"), "going_out_penalty"),
+    ("going_out_penalty negative", _set("going_out_penalty", -1), "going_out_penalty"),
+    ("going_out_penalty huge", _set("going_out_penalty", 2**31), "going_out_penalty"),
+    ("vowels missing", lambda d: d.pop("vowels"), "vowels"),
+    ("vowels a string", _set("vowels", "AEIOU"), "vowels"),
+    ("vowel not a letter", _set("vowels", ["A", "É"]), "vowels[1]"),
+    ("vowel a blank mark", _set("vowels", ["?"]), "vowels[0]"),
+    ("vowel lower case", _set("vowels", ["a"]), "vowels[0]"),
+    ("vowel not a string", _set("vowels", ["A", 5]), "vowels[1]"),
+    ("vowel empty", _set("vowels", [""]), "vowels[0]"),
+    ("vowel twice", _set("vowels", ["A", "E", "A"]), "vowels[2]"),
 ]
 
 
@@ -297,3 +347,37 @@ def test_unknown_ruleset_name_lists_the_available_ones() -> None:
 def test_missing_file_is_a_rules_error(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match="cannot read"):
         Rules.load(tmp_path / "absent.json")
+
+
+def test_game_fields_accept_their_bounds_and_an_empty_vowel_list() -> None:
+    data = raw("english")
+    data.update(exchange_minimum=0, scoreless_turns=1, going_out_bonus=0, going_out_penalty=10, vowels=[])
+    rules = Rules.from_dict(data)
+    assert (rules.exchange_minimum, rules.scoreless_turns, rules.vowels) == (0, 1, ())
+    data.update(exchange_minimum=1000, scoreless_turns=100, going_out_bonus=10)
+    assert Rules.from_dict(data).to_dict() == data
+
+
+def test_a_folded_spelling_is_not_a_vowel_and_the_message_says_where_it_folds() -> None:
+    data = raw("erudit")
+    data["vowels"] = [*data["vowels"], "Ё"]
+    folded = r"vowels\[9\]: 'Ё' is not a letter of this ruleset \(it folds to 'Е'\)"
+    with pytest.raises(RulesError, match=folded):
+        Rules.from_dict(data, source="erudit.json")
+
+
+def test_core_rules_carry_the_game_fields() -> None:
+    from gaddag_solver.solver import core_rules
+
+    for name in SHIPPED:
+        rules = Rules.load(name)
+        core = core_rules(rules)
+        size = len(rules.alphabet)
+        assert core.alphabet_size == size
+        assert list(core.tile_counts)[: size + 1] == [rules.blanks, *rules.counts]
+        assert not any(list(core.tile_counts)[size + 1 :])
+        assert sum(core.tile_counts) == rules.tile_total
+        assert core.exchange_minimum == rules.exchange_minimum
+        assert core.scoreless_turns == rules.scoreless_turns
+        assert core.going_out_bonus == rules.going_out_bonus
+        assert core.going_out_penalty == rules.going_out_penalty

@@ -14,6 +14,7 @@ from .move import Move
 from .rack import Rack, RackError
 from .rules import Rules, RulesError
 from .solver import LexiconMismatchError, Solver, solve
+from .unseen import Unseen, unseen
 
 __all__ = [
     "Alphabet",
@@ -35,10 +36,12 @@ __all__ = [
     "Rules",
     "RulesError",
     "Solver",
+    "Unseen",
     "build_gaddag",
     "format_cgp",
     "parse_cgp",
     "position_warnings",
     "solve",
     "square_name",
+    "unseen",
 ]

@@ -251,8 +251,17 @@ def new_rules(
     values: list[int],
     letter_multiplier: bytes,
     word_multiplier: bytes,
+    alphabet_size: int,
+    tile_counts: list[int],
+    exchange_minimum: int,
+    scoreless_turns: int,
+    going_out_bonus: int,
+    going_out_penalty: int,
 ) -> Any:
-    """A gd_rules: values[c] for letter code c, values[0] a blank's; multipliers row-major."""
+    """A gd_rules: values[c] for letter code c, values[0] a blank's; multipliers row-major.
+
+    The game fields (move generation ignores them): tile_counts[c] tiles of letter c in the
+    full set, tile_counts[0] the blanks; the exchange, scoreless-turn and going-out rules."""
     squares = rows * cols
     if squares > lib.GD_MAX_SQUARES or len(letter_multiplier) != squares or len(word_multiplier) != squares:
         raise CoreError(
@@ -260,6 +269,11 @@ def new_rules(
         )
     if len(values) > 64:
         raise CoreError(f"{len(values)} tile values; at most 64")
+    if not 1 <= alphabet_size <= 63 or len(tile_counts) != alphabet_size + 1:
+        raise CoreError(
+            f"{len(tile_counts)} tile counts for {alphabet_size} letters; want the blanks and one per letter"
+            " (at most 63 letters)"
+        )
     rules = ffi.new("gd_rules *")
     rules.rows, rules.cols = rows, cols
     rules.rack_size = rack_size
@@ -269,6 +283,13 @@ def new_rules(
         rules.values[code] = value
     ffi.memmove(rules.letter_multiplier, letter_multiplier, squares)
     ffi.memmove(rules.word_multiplier, word_multiplier, squares)
+    rules.alphabet_size = alphabet_size
+    for code, count in enumerate(tile_counts):
+        rules.tile_counts[code] = count
+    rules.exchange_minimum = exchange_minimum
+    rules.scoreless_turns = scoreless_turns
+    rules.going_out_bonus = going_out_bonus
+    rules.going_out_penalty = going_out_penalty
     return rules
 
 

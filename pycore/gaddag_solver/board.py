@@ -20,7 +20,6 @@ holds).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -353,33 +352,37 @@ class Board:
 # ---- warnings -----------------------------------------------------------------------------------
 
 
+def held_tiles(board: Board, rack: Rack | None, rules: Rules | None = None) -> list[int]:
+    """The tiles the board and the rack hold together, counted as the core counts a set:
+    ``[0]`` blanks (a blank on the board counts as a blank, not as its letter), ``[c]`` the
+    tiles of letter code ``c``; ``len(alphabet) + 1`` entries."""
+    rules = rules or board.rules
+    held = [0] * (len(rules.alphabet) + 1)
+    for code in board.codes():
+        if code:
+            held[0 if code & BLANK_FLAG else code] += 1
+    if rack is not None:
+        counts = rack.counts()
+        for code in range(len(held)):
+            held[code] += counts[code]
+    return held
+
+
 def position_warnings(board: Board, rack: Rack | None, rules: Rules | None = None) -> list[str]:
     """What is unlikely about a position: the board and rack together hold more tiles of a letter,
     or more blanks, than the bag has. An empty list when all is plausible."""
     rules = rules or board.rules
-    letters: Counter[int] = Counter()
-    blanks = 0
-    for code in board.codes():
-        if code & BLANK_FLAG:
-            blanks += 1
-        elif code:
-            letters[code] += 1
-    if rack is not None:
-        counts = rack.counts()
-        blanks += counts[0]
-        for code in range(1, len(rules.alphabet) + 1):
-            letters[code] += counts[code]
+    held = held_tiles(board, rack, rules)
     warnings: list[str] = []
-    for code in sorted(letters):
-        have = letters[code]
+    for code, letter in enumerate(rules.alphabet.letters, start=1):
+        have = held[code]
         bag = rules.counts[code - 1]
         if have > bag:
-            letter = rules.alphabet.letters[code - 1]
             warnings.append(
                 f"the board and rack hold {have} {letter} tiles, but the {rules.name} bag has only {bag}"
             )
-    if blanks > rules.blanks:
+    if held[0] > rules.blanks:
         warnings.append(
-            f"the board and rack hold {blanks} blanks, but the {rules.name} bag has only {rules.blanks}"
+            f"the board and rack hold {held[0]} blanks, but the {rules.name} bag has only {rules.blanks}"
         )
     return warnings

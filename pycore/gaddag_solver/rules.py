@@ -8,7 +8,8 @@ schema and where every shipped fact comes from. ``Rules.load("english")`` reads 
 The loader rejects anything it does not fully understand: unknown or missing fields, wrong types,
 a layout that is not rows×cols of known premium characters, a start square off the board, negative
 values or counts, letters that are not NFC upper case or appear twice, fold targets that are not
-letters. Every error is a :class:`RulesError` whose message names the file and the field.
+letters, vowels that are not letters, game fields (exchanges, scoreless turns, going out) out of
+bounds. Every error is a :class:`RulesError` whose message names the file and the field.
 
 Premium characters: ``.`` plain, ``d``/``t``/``q`` double/triple/quadruple letter, ``D``/``T``/``Q``
 double/triple/quadruple word. When ``start_doubles`` is false the start square multiplies
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
 DEFAULT_RULES = "english"
 MIN_SIDE = 2
 MAX_SIDE = 32
+#: Bounds of the game fields: far beyond any real game, small enough that no score can overflow
+#: the core's 32-bit integers (10 × a rack's value, 10 000 tiles' worth of exchanges).
+MAX_EXCHANGE_MINIMUM = 1000
+MAX_SCORELESS_TURNS = 100
+MAX_GOING_OUT_MULTIPLE = 10
 PREMIUM_CHARS = ".dtqDTQ"
 LETTER_MULTIPLIERS: Mapping[str, int] = {"d": 2, "t": 3, "q": 4}
 WORD_MULTIPLIERS: Mapping[str, int] = {"D": 2, "T": 3, "Q": 4}
@@ -49,7 +55,12 @@ FIELDS: tuple[str, ...] = (
     "start_doubles",
     "rack_size",
     "bingo_bonus",
+    "exchange_minimum",
+    "scoreless_turns",
+    "going_out_bonus",
+    "going_out_penalty",
     "letters",
+    "vowels",
     "blanks",
     "blank_value",
     "fold",
@@ -112,6 +123,12 @@ class Rules:
 
     ``premiums[row][col]`` is the layout character of a square; ``values`` and ``counts`` are
     indexed by letter code − 1 (codes as in :class:`~gaddag_solver.alphabet.Alphabet`).
+
+    The game fields: an exchange is allowed only while the bag holds at least
+    ``exchange_minimum`` tiles; ``scoreless_turns`` consecutive scoreless turns (both players
+    counted) end the game and each player loses their own rack's value; whoever goes out with
+    the bag empty gains ``going_out_bonus`` × the opponent's rack value, and the opponent loses
+    ``going_out_penalty`` × it. ``vowels`` are the letters the unseen-tiles panel counts as vowels.
     """
 
     name: str
@@ -124,12 +141,17 @@ class Rules:
     start_doubles: bool
     rack_size: int
     bingo_bonus: int
+    exchange_minimum: int
+    scoreless_turns: int
+    going_out_bonus: int
+    going_out_penalty: int
     alphabet: Alphabet
     values: tuple[int, ...]
     counts: tuple[int, ...]
     blanks: int
     blank_value: int
     default_lexicon: str | None
+    vowels: tuple[str, ...]
 
     # ---- loading --------------------------------------------------------------------------
 
@@ -227,6 +249,12 @@ class Rules:
 
         rack_size = _int(source, "rack_size", data["rack_size"], 1)
         bingo_bonus = _int(source, "bingo_bonus", data["bingo_bonus"], 0)
+        exchange_minimum = _int(source, "exchange_minimum", data["exchange_minimum"], 0, MAX_EXCHANGE_MINIMUM)
+        scoreless_turns = _int(source, "scoreless_turns", data["scoreless_turns"], 1, MAX_SCORELESS_TURNS)
+        going_out_bonus = _int(source, "going_out_bonus", data["going_out_bonus"], 0, MAX_GOING_OUT_MULTIPLE)
+        going_out_penalty = _int(
+            source, "going_out_penalty", data["going_out_penalty"], 0, MAX_GOING_OUT_MULTIPLE
+        )
 
         entries = _list(source, "letters", data["letters"])
         if not entries:
@@ -272,6 +300,17 @@ class Rules:
         except AlphabetError as error:
             _fail(source, "letters", str(error))
 
+        vowels: list[str] = []
+        for index, entry in enumerate(_list(source, "vowels", data["vowels"])):
+            field = f"vowels[{index}]"
+            vowel = _letter(source, field, entry)
+            if vowel not in letters:
+                folded = f" (it folds to {fold[vowel]!r})" if vowel in fold else ""
+                _fail(source, field, f"{vowel!r} is not a letter of this ruleset{folded}")
+            if vowel in vowels:
+                _fail(source, field, f"vowel {vowel!r} appears twice")
+            vowels.append(vowel)
+
         return cls(
             name=name,
             title=title,
@@ -283,12 +322,17 @@ class Rules:
             start_doubles=start_doubles,
             rack_size=rack_size,
             bingo_bonus=bingo_bonus,
+            exchange_minimum=exchange_minimum,
+            scoreless_turns=scoreless_turns,
+            going_out_bonus=going_out_bonus,
+            going_out_penalty=going_out_penalty,
             alphabet=alphabet,
             values=tuple(values),
             counts=tuple(counts),
             blanks=blanks,
             blank_value=blank_value,
             default_lexicon=default_lexicon,
+            vowels=tuple(vowels),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -304,7 +348,12 @@ class Rules:
             "start_doubles": self.start_doubles,
             "rack_size": self.rack_size,
             "bingo_bonus": self.bingo_bonus,
+            "exchange_minimum": self.exchange_minimum,
+            "scoreless_turns": self.scoreless_turns,
+            "going_out_bonus": self.going_out_bonus,
+            "going_out_penalty": self.going_out_penalty,
             "letters": [[letter, value, count] for letter, value, count in self.tiles()],
+            "vowels": list(self.vowels),
             "blanks": self.blanks,
             "blank_value": self.blank_value,
             "fold": dict(self.alphabet.fold),

@@ -64,6 +64,12 @@ def core_rules(rules: Rules) -> Any:
         values=[rules.blank_value, *rules.values],
         letter_multiplier=bytes(rules.letter_multiplier(r, c) for r, c in squares),
         word_multiplier=bytes(rules.word_multiplier(r, c) for r, c in squares),
+        alphabet_size=len(rules.alphabet),
+        tile_counts=[rules.blanks, *rules.counts],
+        exchange_minimum=rules.exchange_minimum,
+        scoreless_turns=rules.scoreless_turns,
+        going_out_bonus=rules.going_out_bonus,
+        going_out_penalty=rules.going_out_penalty,
     )
 
 
