@@ -435,7 +435,7 @@ class Turn(NamedTuple):
     tiles_placed: int
     rack: bytes  # the rack before the turn: codes ascending, 0 for a blank
     drawn: int
-    total: int  # the player's score after the turn
+    total: int  # the player's score after the turn (end adjustments not included)
 
 
 class PlayedGame(NamedTuple):
@@ -445,31 +445,6 @@ class PlayedGame(NamedTuple):
     end_adjustments: tuple[int, int]
     turns: tuple[Turn, ...]
     racks: tuple[bytes, bytes]  # what each seat held at the end: codes ascending, 0 for a blank
-
-
-def new_game_rules(
-    base: Any,
-    alphabet_size: int,
-    tile_counts: list[int],
-    exchange_minimum: int,
-    scoreless_turns: int,
-    going_out_bonus: int,
-    going_out_penalty: int,
-) -> Any:
-    """A copy of a gd_rules (`base`, as new_rules makes) with the fields only the game reads:
-    tile_counts[c] tiles of letter code c, tile_counts[0] the blanks."""
-    if len(tile_counts) != alphabet_size + 1 or alphabet_size > lib.GD_MAX_ALPHABET:
-        raise CoreError(f"{len(tile_counts)} tile counts for an alphabet of {alphabet_size} letters")
-    rules = ffi.new("gd_rules *")
-    ffi.memmove(rules, base, ffi.sizeof("gd_rules"))
-    rules.alphabet_size = alphabet_size
-    for code, count in enumerate(tile_counts):
-        rules.tile_counts[code] = count
-    rules.exchange_minimum = exchange_minimum
-    rules.scoreless_turns = scoreless_turns
-    rules.going_out_bonus = going_out_bonus
-    rules.going_out_penalty = going_out_penalty
-    return rules
 
 
 class SelfPlay:
@@ -496,7 +471,7 @@ class SelfPlay:
 
 def autoplay(lexicon: OpenedLexicon, rules: Any, selfplay: SelfPlay, seed: int) -> PlayedGame:
     """Play one whole game in C between the SelfPlay's players (seat 0 moves first) from the
-    bag `seed` shuffles; `rules` must carry the game fields (new_game_rules)."""
+    bag `seed` shuffles."""
     ensure_walk_index(lexicon)
     game = selfplay.game
     rc = lib.gd_autoplay(
@@ -512,6 +487,12 @@ def autoplay(lexicon: OpenedLexicon, rules: Any, selfplay: SelfPlay, seed: int) 
         for (score, equity, row, col, direction, length, placed, kind, word, player, rack_length, drawn,
              rack, total) in TURN_RECORD.iter_unpack(ffi.buffer(game.history, count * TURN_SIZE)[:])
     )  # fmt: skip
+    if turns and game.over:
+        # game.c counts the end adjustment into the last turn's total; here a turn's total is
+        # the score after the turn alone, the adjustments stay in end_adjustments
+        last = turns[-1]
+        before = next((t.total for t in reversed(turns[:-1]) if t.player == last.player), 0)
+        turns = (*turns[:-1], last._replace(total=before + last.score))
     counts = ffi.buffer(game.rack, 128)[:]
     racks = tuple(
         bytes(code for code in range(64) for _ in range(counts[64 * seat + code])) for seat in (0, 1)

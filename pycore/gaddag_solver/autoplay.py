@@ -20,6 +20,7 @@ tables once and keeps one game buffer and workspace for all its games.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -38,10 +39,6 @@ from .stats import Interval, mean_interval, wilson
 PLAYER_KINDS = ("greedy", "equity")
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before giving up
 MASK64 = (1 << 64) - 1
-# Game fields a ruleset may not state yet, with the usual (English) values.
-SCORELESS_TURNS = 6
-GOING_OUT_BONUS = 1  # the player going out adds the opponent's rack value...
-GOING_OUT_PENALTY = 1  # ...and the opponent loses it
 
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
@@ -178,7 +175,7 @@ class _Engine:
         check_alphabets(lexicon, rules)
         self.rules = rules
         self.lexicon = lexicon
-        self.core_rules = game_rules(rules)
+        self.core_rules = core_rules(rules)
         self.players = match.players
         self.tables = [_load_table(player) for player in match.players]
         self.selfplay = core.SelfPlay()
@@ -211,21 +208,6 @@ def _load_table(player: PlayerSpec) -> Any:
     if player.leaves is None:
         return None
     return _leaves_module().Leaves.load(player.leaves).core
-
-
-def game_rules(rules: Rules) -> Any:
-    """The ruleset as gd_rules with the game's fields (tile set, exchanges, the end). Fields a
-    ruleset does not state take the usual values: exchanges need a full rack of tiles in the
-    bag, six scoreless turns end the game, going out gains and costs the rack's value."""
-    return core.new_game_rules(
-        core_rules(rules),
-        alphabet_size=len(rules.alphabet.letters),
-        tile_counts=[rules.blanks, *rules.counts],
-        exchange_minimum=getattr(rules, "exchange_minimum", rules.rack_size),
-        scoreless_turns=getattr(rules, "scoreless_turns", SCORELESS_TURNS),
-        going_out_bonus=getattr(rules, "going_out_bonus", GOING_OUT_BONUS),
-        going_out_penalty=getattr(rules, "going_out_penalty", GOING_OUT_PENALTY),
-    )
 
 
 _ENGINES: dict[Match, _Engine] = {}
@@ -447,7 +429,8 @@ def _run_dask(
         futures = [
             client.submit(play_chunk, match, seed, start, stop, keep, pure=False) for start, stop in ranges
         ]
-        return _gather(futures, dask_completed, ranges, games, progress)
+        completed = functools.partial(dask_completed, loop=client.loop)  # the client is not the default
+        return _gather(futures, completed, ranges, games, progress)
 
 
 # ---- reporting ------------------------------------------------------------------------------------
