@@ -220,6 +220,20 @@ def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_
     assert games == repr([r.game for r in run_one.records[:6]])
 
 
+def test_an_all_zero_leave_table_plays_as_no_table(match: Match, tmp_path: Path) -> None:
+    """equity:TABLE reaches the core: a table of zeros must play the games of plain equity."""
+    leaves = pytest.importorskip("gaddag_solver.leaves", reason="leave tables have not landed on main yet")
+    path = tmp_path / "zero.leaves"
+    leaves.Leaves.zero(RULES).save(path)
+    with_table = Match.create(
+        match.lexicon, "english", [PlayerSpec.parse(f"equity:{path}"), PlayerSpec("greedy")]
+    )
+    assert with_table.players[0].leaves == str(path.resolve()) and with_table.names[0] == "equity:zero"
+    expected = run_autoplay(match, 6, SEED, workers=1, keep_games=True)
+    run = run_autoplay(with_table, 6, SEED, workers=1, keep_games=True)
+    assert [r.game for r in run.records] == [r.game for r in expected.records]
+
+
 # ---- GCG -------------------------------------------------------------------------------------------------
 
 EVENT = re.compile(

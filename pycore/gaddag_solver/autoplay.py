@@ -124,6 +124,9 @@ class Match:
             raise AutoplayError(f"self-play needs two players, not {len(players)}")
         if isinstance(rules, str) and ("/" in rules or rules.endswith(".json")):
             rules = str(Path(rules).resolve())
+        loaded = Rules.load(rules)
+        for player in players:
+            load_table(player, loaded)  # a table that does not fit fails here, not in a worker
         return cls(str(resolve_lexicon(lexicon).resolve()), rules, (players[0], players[1]))
 
     @property
@@ -177,14 +180,15 @@ class _Engine:
         self.lexicon = lexicon
         self.core_rules = core_rules(rules)
         self.players = match.players
-        self.tables = [_load_table(player) for player in match.players]
+        self.tables = [load_table(player, rules) for player in match.players]  # kept: .core points in
         self.selfplay = core.SelfPlay()
 
     def play(self, index: int, seed: int, keep: bool) -> GameRecord:
         first = index % 2
         for seat in (0, 1):
             player = seat ^ first
-            self.selfplay.set_player(seat, self.players[player].kind, self.tables[player])
+            table = self.tables[player]
+            self.selfplay.set_player(seat, self.players[player].kind, None if table is None else table.core)
         game = core.autoplay(self.lexicon._core, self.core_rules, self.selfplay, seed)
         bingos = [0, 0]
         rack_size = self.rules.rack_size
@@ -204,10 +208,15 @@ class _Engine:
         )
 
 
-def _load_table(player: PlayerSpec) -> Any:
+def load_table(player: PlayerSpec, rules: Rules) -> Any:
+    """The player's leave table (a gaddag_solver.leaves.Leaves for `rules`), or None."""
     if player.leaves is None:
         return None
-    return _leaves_module().Leaves.load(player.leaves).core
+    leaves = _leaves_module()
+    try:
+        return leaves.Leaves.load(player.leaves, rules)
+    except (OSError, ValueError) as exc:
+        raise AutoplayError(f"leave table {player.leaves!r}: {exc}") from None
 
 
 _ENGINES: dict[Match, _Engine] = {}
