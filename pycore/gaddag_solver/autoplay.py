@@ -1,0 +1,505 @@
+"""Self-play: many games between two configured players, with statistics.
+
+>>> from gaddag_solver.autoplay import Match, PlayerSpec, run_autoplay
+>>> match = Match.create("sowpods", "english", [PlayerSpec.parse("equity"), PlayerSpec.parse("greedy")])
+>>> run = run_autoplay(match, games=100, seed=1)  # doctest: +SKIP
+>>> run.summary.players[0].win_rate  # doctest: +SKIP
+Interval(value=0.57, low=0.47, high=0.66)
+
+Each game is played whole in C (gd_autoplay); Python only reads the result. Games come in
+mirrored pairs: games 2k and 2k+1 draw from the same bag (the same seed) with the players
+swapped, so the luck of the draw cancels within a pair. The seed of pair k is derived from the
+run's seed alone (:func:`pair_seed`), and results are gathered in game order, so a run gives
+the same results whether it runs in this process, on local worker processes or on a Dask
+cluster.
+
+Work is sent in chunks of pairs (:func:`play_chunk`, importable so that spawned processes and
+Dask workers can run it); each worker process loads the lexicon, the rules and the leave
+tables once and keeps one game buffer and workspace for all its games.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _core_api as core
+from .lexicon import Lexicon
+from .lexicons import resolve_lexicon
+from .rules import Rules
+from .solver import check_alphabets, core_rules
+from .stats import Interval, mean_interval, wilson
+
+PLAYER_KINDS = ("greedy", "equity")
+SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before giving up
+MASK64 = (1 << 64) - 1
+
+Progress = Callable[[int, int], None]  # (games done, games in all)
+
+
+class AutoplayError(ValueError):
+    """Self-play cannot run as configured (a bad player, a leave table or a scheduler that
+    cannot be reached); the message says which and why."""
+
+
+# ---- players and matches ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player: ``greedy`` (the best score) or ``equity`` (the best score + leave value), the
+    latter with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
+
+    kind: str
+    leaves: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in PLAYER_KINDS:
+            raise AutoplayError(f"unknown player kind {self.kind!r}; known: {', '.join(PLAYER_KINDS)}")
+        if self.leaves is not None and self.kind != "equity":
+            raise AutoplayError(f"a {self.kind} player takes no leave table")
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """``greedy``, ``equity`` or ``equity:NAME_OR_PATH`` (a leave table's name or file)."""
+        kind, colon, table = text.strip().partition(":")
+        kind = kind.strip().lower()
+        if kind not in PLAYER_KINDS:
+            raise AutoplayError(
+                f"unknown player {text!r}: write greedy, equity or equity:LEAVES "
+                "(a leave table's name or path)"
+            )
+        if not colon:
+            return cls(kind)
+        if not table.strip():
+            raise AutoplayError(f"player {text!r}: name the leave table after the colon")
+        if kind != "equity":
+            raise AutoplayError(f"player {text!r}: only an equity player takes a leave table")
+        return cls(kind, str(_resolve_leaves(table.strip())))
+
+    @property
+    def label(self) -> str:
+        if self.leaves is None:
+            return self.kind
+        name = Path(self.leaves).name
+        return f"{self.kind}:{name.removesuffix(''.join(Path(name).suffixes)) or name}"
+
+
+def _leaves_module() -> Any:
+    """gaddag_solver.leaves, imported only when a player asks for a table."""
+    try:
+        from . import leaves
+    except ImportError as exc:
+        raise AutoplayError(f"leave tables are not available in this build ({exc})") from None
+    return leaves
+
+
+def _resolve_leaves(name_or_path: str) -> Path:
+    leaves = _leaves_module()
+    try:
+        return Path(leaves.resolve_leaves(name_or_path)).resolve()
+    except (LookupError, OSError, ValueError) as exc:
+        raise AutoplayError(f"leave table {name_or_path!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Match:
+    """What every game of a run is played with: the lexicon file, the ruleset (a shipped name or
+    a file path) and the two players. Paths are absolute so that workers elsewhere find them
+    (on a cluster they must exist at the same place on every worker)."""
+
+    lexicon: str
+    rules: str
+    players: tuple[PlayerSpec, PlayerSpec]
+
+    @classmethod
+    def create(cls, lexicon: str | os.PathLike[str], rules: str, players: Sequence[PlayerSpec]) -> Match:
+        if len(players) != 2:
+            raise AutoplayError(f"self-play needs two players, not {len(players)}")
+        if isinstance(rules, str) and ("/" in rules or rules.endswith(".json")):
+            rules = str(Path(rules).resolve())
+        loaded = Rules.load(rules)
+        for player in players:
+            load_table(player, loaded)  # a table that does not fit fails here, not in a worker
+        return cls(str(resolve_lexicon(lexicon).resolve()), rules, (players[0], players[1]))
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' labels, told apart when they are the same."""
+        first, second = (player.label for player in self.players)
+        return (f"{first}#1", f"{second}#2") if first == second else (first, second)
+
+
+def pair_seed(seed: int, pair: int) -> int:
+    """The bag seed of game pair `pair`: element `pair` of the splitmix64 sequence from `seed`."""
+    z = (seed + (pair + 1) * 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+# ---- one game -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game, by match player (index 0 is ``match.players[0]``, whichever seat it took)."""
+
+    index: int  # the game's number in the run
+    seed: int  # the bag seed (shared with the other game of its pair)
+    first: int  # the match player who moved first (seat 0)
+    scores: tuple[int, int]
+    end_adjustments: tuple[int, int]
+    bingos: tuple[int, int]  # plays placing a whole rack
+    turn_count: int
+    game: core.PlayedGame | None = field(default=None, compare=False)  # by seat; when kept
+
+    @property
+    def spread(self) -> int:
+        """Player 0's score minus player 1's."""
+        return self.scores[0] - self.scores[1]
+
+    def seat(self, player: int) -> int:
+        return player ^ self.first
+
+
+class _Engine:
+    """What a process needs to play a match's games, loaded once per process."""
+
+    def __init__(self, match: Match) -> None:
+        rules = Rules.load(match.rules)
+        lexicon = Lexicon.load(match.lexicon, rules)
+        check_alphabets(lexicon, rules)
+        self.rules = rules
+        self.lexicon = lexicon
+        self.core_rules = core_rules(rules)
+        self.players = match.players
+        self.tables = [load_table(player, rules) for player in match.players]  # kept: .core points in
+        self.selfplay = core.SelfPlay()
+
+    def play(self, index: int, seed: int, keep: bool) -> GameRecord:
+        first = index % 2
+        for seat in (0, 1):
+            player = seat ^ first
+            table = self.tables[player]
+            self.selfplay.set_player(seat, self.players[player].kind, None if table is None else table.core)
+        game = core.autoplay(self.lexicon._core, self.core_rules, self.selfplay, seed)
+        bingos = [0, 0]
+        rack_size = self.rules.rack_size
+        for turn in game.turns:
+            if turn.kind == core.lib.GD_PLAY and turn.tiles_placed == rack_size:
+                bingos[turn.player ^ first] += 1
+        other = 1 - first
+        return GameRecord(
+            index,
+            seed,
+            first,
+            (game.scores[first], game.scores[other]),
+            (game.end_adjustments[first], game.end_adjustments[other]),
+            (bingos[0], bingos[1]),
+            len(game.turns),
+            game if keep else None,
+        )
+
+
+def load_table(player: PlayerSpec, rules: Rules) -> Any:
+    """The player's leave table (a gaddag_solver.leaves.Leaves for `rules`), or None."""
+    if player.leaves is None:
+        return None
+    leaves = _leaves_module()
+    try:
+        return leaves.Leaves.load(player.leaves, rules)
+    except (OSError, ValueError) as exc:
+        raise AutoplayError(f"leave table {player.leaves!r}: {exc}") from None
+
+
+_ENGINES: dict[Match, _Engine] = {}
+
+
+def _engine(match: Match) -> _Engine:
+    engine = _ENGINES.get(match)
+    if engine is None:
+        engine = _Engine(match)
+        _ENGINES.clear()  # one match at a time per process: free the previous lexicon
+        _ENGINES[match] = engine
+    return engine
+
+
+def play_chunk(match: Match, seed: int, start: int, stop: int, keep_games: bool = False) -> list[GameRecord]:
+    """Games start..stop-1 of a run seeded `seed` (what a worker is sent)."""
+    engine = _engine(match)
+    return [engine.play(index, pair_seed(seed, index // 2), keep_games) for index in range(start, stop)]
+
+
+# ---- statistics -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: Interval  # a draw counts half
+    mean_score: Interval
+    mean_spread: Interval
+    bingos_per_game: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": self.win_rate.to_dict(),
+            "mean_score": self.mean_score.to_dict(),
+            "mean_spread": self.mean_spread.to_dict(),
+            "bingos_per_game": self.bingos_per_game,
+        }
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a run found; the same for the same match, games and seed, however it was run."""
+
+    games: int
+    seed: int
+    players: tuple[PlayerSummary, PlayerSummary]
+    turns_per_game: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "turns_per_game": self.turns_per_game,
+            "players": [player.to_dict() for player in self.players],
+        }
+
+
+def summarize(records: Sequence[GameRecord], names: tuple[str, str], seed: int = 0) -> Summary:
+    """Statistics of a run's games, per match player.
+
+    The spread's interval is drawn from the mirrored pairs' mean spreads (a pair is the
+    independent unit: its two games share a bag), around the mean over games; a last game
+    without its mirror counts as a unit of its own."""
+    if not records:
+        raise AutoplayError("no games to summarize")
+    n = len(records)
+    pairs: dict[int, list[int]] = {}
+    for record in records:
+        pairs.setdefault(record.index // 2, []).append(record.spread)
+    pair_spreads = [sum(spreads) / len(spreads) for spreads in pairs.values()]
+    players = []
+    for player in (0, 1):
+        sign = 1 if player == 0 else -1
+        wins = sum(1 for r in records if sign * r.spread > 0)
+        draws = sum(1 for r in records if r.spread == 0)
+        mean_spread = sign * sum(r.spread for r in records) / n
+        players.append(
+            PlayerSummary(
+                name=names[player],
+                games=n,
+                wins=wins,
+                draws=draws,
+                losses=n - wins - draws,
+                win_rate=wilson(wins + draws / 2, n),
+                mean_score=mean_interval([r.scores[player] for r in records]),
+                mean_spread=mean_interval([sign * s for s in pair_spreads], centre=mean_spread),
+                bingos_per_game=sum(r.bingos[player] for r in records) / n,
+            )
+        )
+    return Summary(n, seed, (players[0], players[1]), sum(r.turn_count for r in records) / n)
+
+
+# ---- running --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AutoplayRun:
+    summary: Summary
+    records: list[GameRecord]
+    seconds: float
+    workers: int  # processes used locally; 0 on a Dask cluster
+
+    @property
+    def games_per_second(self) -> float:
+        return self.summary.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Game ranges of whole pairs: about eight per worker, so the load evens out, and at most
+    256 games each, so progress moves."""
+    pairs = (games + 1) // 2
+    size = 2 * max(1, min(128, pairs // max(1, 8 * workers)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def run_autoplay(
+    match: Match,
+    games: int,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    keep_games: bool = False,
+    progress: Progress | None = None,
+    scheduler_timeout: float | None = None,
+) -> AutoplayRun:
+    """Play `games` games of `match` and summarize them.
+
+    Runs in this process when workers is 1, on `workers` local processes otherwise (default:
+    every core), or on the Dask cluster whose scheduler is at `scheduler` ("tcp://HOST:8786",
+    needs ``pip install gaddag-solver[cluster]``). `keep_games` keeps every game's turns in the
+    records (for GCG export). `progress(done, total)` is called as chunks finish. Reaching the
+    scheduler takes at most `scheduler_timeout` seconds (default SCHEDULER_TIMEOUT).
+    """
+    if games < 1:
+        raise AutoplayError(f"the number of games must be at least 1, not {games}")
+    seed &= MASK64
+    started = time.perf_counter()
+    if scheduler is not None:
+        used = 0
+        timeout = SCHEDULER_TIMEOUT if scheduler_timeout is None else scheduler_timeout
+        results = _run_dask(match, games, seed, scheduler, keep_games, progress, timeout)
+    else:
+        used = max(1, min(workers or os.cpu_count() or 1, (games + 1) // 2))
+        if used == 1:
+            _engine(match)  # load before the clock matters to progress
+            results = []
+            for start, stop in chunks(games, 1):
+                results.extend(play_chunk(match, seed, start, stop, keep_games))
+                if progress:
+                    progress(stop, games)
+        else:
+            results = _run_local(match, games, seed, used, keep_games, progress)
+    seconds = time.perf_counter() - started
+    return AutoplayRun(summarize(results, match.names, seed), results, seconds, used)
+
+
+def _gather(
+    futures: list[Any], completed: Any, ranges: list[tuple[int, int]], games: int, progress: Progress | None
+) -> list[GameRecord]:
+    """Results in game order, whatever order the chunks finish in."""
+    where = {_key(future): i for i, future in enumerate(futures)}
+    parts: list[list[GameRecord]] = [[] for _ in futures]
+    done = 0
+    for future in completed(futures):
+        i = where[_key(future)]
+        parts[i] = future.result()
+        done += ranges[i][1] - ranges[i][0]
+        if progress:
+            progress(done, games)
+    return [record for part in parts for record in part]
+
+
+def _key(future: Any) -> Any:
+    """What identifies a future: a Dask future's key, a local one itself."""
+    return getattr(future, "key", None) or id(future)
+
+
+def _run_local(
+    match: Match, games: int, seed: int, workers: int, keep: bool, progress: Progress | None
+) -> list[GameRecord]:
+    ranges = chunks(games, workers)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: list[Future[list[GameRecord]]] = [
+            pool.submit(play_chunk, match, seed, start, stop, keep) for start, stop in ranges
+        ]
+        return _gather(futures, as_completed, ranges, games, progress)
+
+
+def _run_dask(
+    match: Match, games: int, seed: int, scheduler: str, keep: bool, progress: Progress | None, timeout: float
+) -> list[GameRecord]:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError:
+        raise AutoplayError(
+            "--scheduler needs Dask: pip install 'gaddag-solver[cluster]' (or 'dask[distributed]')"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise AutoplayError(
+            f"cannot reach the Dask scheduler at {scheduler!r} within {timeout:g} s: {exc}"
+        ) from None
+    with client:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        ranges = chunks(games, workers)
+        futures = [
+            client.submit(play_chunk, match, seed, start, stop, keep, pure=False) for start, stop in ranges
+        ]
+        completed = functools.partial(dask_completed, loop=client.loop)  # the client is not the default
+        return _gather(futures, completed, ranges, games, progress)
+
+
+# ---- reporting ------------------------------------------------------------------------------------
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}"
+
+
+def format_table(run: AutoplayRun) -> str:
+    """One row per player (wins, draws, losses, win rate and mean spread with their 95%
+    intervals, mean score, bingos per game), then the pace."""
+    header = [
+        "player",
+        "wins",
+        "draws",
+        "losses",
+        "win rate (95% CI)",
+        "mean score",
+        "spread (95% CI)",
+        "bingos/game",
+    ]
+    rows = [header]
+    for p in run.summary.players:
+        rows.append(
+            [
+                p.name,
+                str(p.wins),
+                str(p.draws),
+                str(p.losses),
+                f"{100 * p.win_rate.value:.1f}% [{100 * p.win_rate.low:.1f}, {100 * p.win_rate.high:.1f}]",
+                f"{p.mean_score.value:.1f}",
+                f"{_signed(p.mean_spread.value)} ± {p.mean_spread.half_width:.1f}",
+                f"{p.bingos_per_game:.2f}",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+        for row in rows
+    ]
+    where = f"{run.workers} worker{'s' if run.workers != 1 else ''}" if run.workers else "Dask cluster"
+    s = run.summary
+    lines.append(
+        f"{s.games} games (seed {s.seed}), {s.turns_per_game:.1f} turns per game, {run.seconds:.2f} s: "
+        f"{run.games_per_second:.1f} games/s ({where})"
+    )
+    return "\n".join(lines)
+
+
+def summary_json(run: AutoplayRun, match: Match) -> dict[str, Any]:
+    """The summary with what produced it and how fast, for --json."""
+    summary = run.summary.to_dict()
+    for entry, spec in zip(summary["players"], match.players, strict=True):
+        entry.update(kind=spec.kind, leaves=spec.leaves)
+    return {
+        "lexicon": match.lexicon,
+        "rules": match.rules,
+        **summary,
+        "seconds": run.seconds,
+        "games_per_second": run.games_per_second,
+        "workers": run.workers,
+    }
