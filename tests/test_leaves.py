@@ -21,6 +21,7 @@ ENGLISH = Rules.load("english")
 def tiny_rules(name: str = "tiny", letters=(("A", 1, 3), ("B", 3, 2), ("C", 4, 1)), blanks: int = 1) -> Rules:
     data = ENGLISH.to_dict()
     data.update(name=name, letters=[list(entry) for entry in letters], blanks=blanks, rack_size=5)
+    data["vowels"] = [vowel for vowel in data["vowels"] if any(vowel == entry[0] for entry in letters)]
     return Rules.from_dict(data)
 
 
