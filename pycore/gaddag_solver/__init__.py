@@ -9,6 +9,8 @@ True
 from .alphabet import Alphabet, AlphabetError
 from .board import Board, PositionError, PositionWarning, position_warnings, square_name
 from .cgp import CgpError, Position, format_cgp, parse_cgp
+from .game import Game, GameError, TurnRecord
+from .leaves import Leaves, LeavesError
 from .lexicon import BuildReport, Lexicon, LexiconBuildError, LexiconFormatError, LexiconStats, build_gaddag
 from .move import Move
 from .rack import Rack, RackError
@@ -22,6 +24,10 @@ __all__ = [
     "Board",
     "BuildReport",
     "CgpError",
+    "Game",
+    "GameError",
+    "Leaves",
+    "LeavesError",
     "Lexicon",
     "LexiconBuildError",
     "LexiconFormatError",
@@ -36,6 +42,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Solver",
+    "TurnRecord",
     "Unseen",
     "build_gaddag",
     "format_cgp",

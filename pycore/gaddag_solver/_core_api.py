@@ -372,6 +372,43 @@ def generate(
         workspace.grow(written)
 
 
+def generate_equity(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    rack_counts: bytes,
+    valuation: Any,
+    top_n: int = 0,
+) -> tuple[int, bytes]:
+    """:func:`generate` with equity, exchanges and the pass (gd_generate_equity) for the prepared
+    board. ``valuation`` has ``leaves`` (a gd_leaves, or None), ``bag``, ``opponent_rack_value``,
+    ``exchanges`` and ``by_equity`` (solver.Valuation). Never prunes, so the count is exact."""
+    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
+    options = ffi.new("gd_equity_options *")
+    options.leaves = ffi.NULL if valuation.leaves is None else ffi.cast("gd_leaves *", valuation.leaves)
+    options.bag_count = valuation.bag
+    options.opponent_rack_value = valuation.opponent_rack_value
+    options.exchanges = int(valuation.exchanges)
+    setattr(options, "pass", int(valuation.exchanges))  # a keyword in Python
+    options.by_equity = int(valuation.by_equity)
+    options.prune = 0
+    if top_n:
+        workspace.grow(top_n)
+    while True:
+        rc = lib.gd_generate_equity(
+            lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, options, top_n,
+            workspace.moves, workspace.capacity, workspace.count, workspace.error,
+        )  # fmt: skip
+        if rc != lib.GD_OK:
+            raise CoreError(_message(workspace.error) or f"gd_generate_equity failed with code {rc}")
+        found = int(workspace.count[0])
+        written = min(found, top_n) if top_n else found
+        if written <= workspace.capacity:
+            return found, ffi.buffer(workspace.moves, written * MOVE_RECORD_SIZE)[:]
+        workspace.grow(written)
+
+
 def count_plays(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes) -> int:
     """How many plays the prepared board has for a rack (nothing is written)."""
     return _run_generator(lexicon, rules, workspace, rack_counts, 0, ffi.NULL, 0)
@@ -586,6 +623,11 @@ def autoplay(lexicon: OpenedLexicon, rules: Any, selfplay: SelfPlay, seed: int) 
     )  # fmt: skip
     if rc != lib.GD_OK:
         raise CoreError(_message(selfplay.error) or f"gd_autoplay failed with code {rc}")
+    return read_game(game)
+
+
+def read_game(game: Any) -> PlayedGame:
+    """A gd_game's scores, end adjustments, turns and racks as plain data."""
     count = min(int(game.turn_count), lib.GD_MAX_TURNS)
     turns = tuple(
         Turn(player, kind, score, equity, row, col, direction, word[:length], placed, rack[:rack_length],
@@ -593,12 +635,6 @@ def autoplay(lexicon: OpenedLexicon, rules: Any, selfplay: SelfPlay, seed: int) 
         for (score, equity, row, col, direction, length, placed, kind, word, player, rack_length, drawn,
              rack, total) in TURN_RECORD.iter_unpack(ffi.buffer(game.history, count * TURN_SIZE)[:])
     )  # fmt: skip
-    if turns and game.over:
-        # game.c counts the end adjustment into the last turn's total; here a turn's total is
-        # the score after the turn alone, the adjustments stay in end_adjustments
-        last = turns[-1]
-        before = next((t.total for t in reversed(turns[:-1]) if t.player == last.player), 0)
-        turns = (*turns[:-1], last._replace(total=before + last.score))
     counts = ffi.buffer(game.rack, 128)[:]
     racks = tuple(
         bytes(code for code in range(64) for _ in range(counts[64 * seat + code])) for seat in (0, 1)
@@ -609,3 +645,101 @@ def autoplay(lexicon: OpenedLexicon, rules: Any, selfplay: SelfPlay, seed: int) 
         turns,
         (racks[0], racks[1]),
     )
+
+
+# ---- a game turn by turn -----------------------------------------------------------------------
+#
+# The Game class (game.py) drives a gd_game one move at a time; a gd_game has no pointers, so its
+# bytes are a snapshot (undo restores them).
+
+GAME_SIZE = ffi.sizeof("gd_game")
+
+
+class GameState:
+    """A gd_game, a workspace for choosing moves, and an error buffer."""
+
+    __slots__ = ("game", "workspace", "error")
+
+    def __init__(self) -> None:
+        self.game = ffi.new("gd_game *")
+        self.workspace = ffi.new("uint64_t[]", (lib.gd_workspace_size() + 7) // 8)  # 8-byte aligned
+        self.error = ffi.new("gd_error *")
+
+    def check(self, rc: int, what: str) -> None:
+        if rc != lib.GD_OK:
+            raise CoreError(_message(self.error) or f"{what} failed with code {rc}")
+
+    def snapshot(self) -> bytes:
+        return ffi.buffer(self.game, GAME_SIZE)[:]
+
+    def restore(self, data: bytes) -> None:
+        if len(data) != GAME_SIZE:
+            raise CoreError(f"a game snapshot is {GAME_SIZE} bytes, not {len(data)}")
+        ffi.memmove(self.game, data, GAME_SIZE)
+
+
+def new_game(state: GameState, rules: Any, seed: int) -> None:
+    state.check(lib.gd_game_new(state.game, rules, seed & 0xFFFFFFFFFFFFFFFF, state.error), "gd_game_new")
+
+
+def game_from_position(
+    state: GameState,
+    rules: Any,
+    board: bytes,
+    racks: tuple[bytes, bytes],
+    scores: tuple[int, int],
+    to_move: int,
+    seed: int,
+) -> None:
+    """racks: each player's tile counts (64 bytes, [0] the blanks)."""
+    both = bytes(racks[0]).ljust(64, b"\0")[:64] + bytes(racks[1]).ljust(64, b"\0")[:64]
+    score_array = ffi.new("int32_t[]", 2)
+    score_array[0], score_array[1] = scores
+    state.check(
+        lib.gd_game_from_position(
+            state.game, rules, board, both, score_array, to_move, seed & 0xFFFFFFFFFFFFFFFF, state.error
+        ),
+        "gd_game_from_position",
+    )
+
+
+def game_move(state: GameState, rules: Any, record: bytes) -> None:
+    """Make the move of a gd_move record for the player to move."""
+    if len(record) != MOVE_RECORD_SIZE:
+        raise CoreError(f"a move record is {MOVE_RECORD_SIZE} bytes, not {len(record)}")
+    move = ffi.new("gd_move *")
+    ffi.memmove(move, record, MOVE_RECORD_SIZE)
+    state.check(lib.gd_game_move(state.game, rules, move, state.error), "gd_game_move")
+
+
+def game_board(state: GameState, squares: int) -> bytes:
+    return ffi.buffer(state.game.board, squares)[:]
+
+
+def game_rack(state: GameState, player: int) -> bytes:
+    """Tile counts of a player's rack (64 bytes, [0] the blanks)."""
+    return ffi.buffer(state.game.rack, 128)[64 * player : 64 * player + 64]
+
+
+def game_unseen(state: GameState, player: int) -> list[int]:
+    """What `player` cannot see (the bag and the other rack), by code ([0] the blanks)."""
+    counts = ffi.new("uint32_t[]", 64)
+    lib.gd_game_unseen(state.game, player, counts)
+    return [int(counts[c]) for c in range(64)]
+
+
+def choose_move(lexicon: OpenedLexicon, rules: Any, state: GameState, kind: str, leaves: Any = None) -> bytes:
+    """The gd_move record the core's player of `kind` ("greedy" or "equity", with a gd_leaves or
+    None) makes for the player to move."""
+    if kind not in PLAYER_KINDS:
+        raise CoreError(f"unknown player kind {kind!r}; known: {', '.join(PLAYER_KINDS)}")
+    ensure_walk_index(lexicon)
+    player = ffi.new("gd_player *")
+    player.kind = PLAYER_KINDS[kind]
+    player.leaves = ffi.NULL if leaves is None else ffi.cast("gd_leaves *", leaves)
+    out = ffi.new("gd_move *")
+    state.check(
+        lib.gd_choose_move(lexicon.struct, rules, state.game, state.workspace, player, out, state.error),
+        "gd_choose_move",
+    )
+    return ffi.buffer(out, MOVE_RECORD_SIZE)[:]

@@ -20,57 +20,61 @@ from __future__ import annotations
 import threading
 import warnings
 import weakref
-from functools import lru_cache
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import _core_api as core
 from .alphabet import BLANK_FLAG
-from .board import Board, PositionError, PositionWarning, position_warnings
+from .board import Board, PositionError, PositionWarning, position_warnings, written
 from .lexicon import Lexicon
-from .move import ACROSS, DOWN, MOVE_RECORD, ON_BOARD_FLAG, Move
+from .move import ACROSS, DOWN, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG, PLAY, Move
 from .rack import BLANK, Rack, leave_tiles
 from .rules import Rules
+from .rules_core import core_rules
+from .unseen import unseen
+
+if TYPE_CHECKING:
+    from .leaves import Leaves
 
 _LETTER_MASK = 0x3F
 _TILE_MASK = _LETTER_MASK | BLANK_FLAG
 TOP_IN_CORE = 4096  # a larger top asks the core for every play
 
 
-def _rank(
-    record: tuple[int, int, int, int, int, int, int, int, bytes],
-) -> tuple[int, int, int, int, int, bytes]:
-    """The order plays are ranked in, the same as the core's top-N (csrc/movegen.c, move_better):
-    higher score, then row, column, across before down, shorter word, then the word's codes
-    (alphabet order; a blank after the real tile)."""
-    score, _equity, row, col, direction, length, _placed, _kind, word = record
-    return (-score, row, col, direction, length, word[:length])
+Record = tuple[int, int, int, int, int, int, int, int, bytes]
+
+
+def _rank(record: Record) -> tuple[int, int, int, int, int, int, bytes]:
+    """The order moves are ranked in by score, the same as the core's top-N (csrc/movegen.c,
+    gd_move_better): higher score, then plays before exchanges before the pass, row, column,
+    across before down, shorter word, then the word's codes (alphabet order; a blank after the
+    real tile)."""
+    score, _equity, row, col, direction, length, _placed, kind, word = record
+    return (-score, kind, row, col, direction, length, word[:length])
+
+
+def _rank_by_equity(record: Record) -> tuple[int, int, int, int, int, int, int, bytes]:
+    """The order by equity: higher equity first, then as :func:`_rank`."""
+    score, equity, row, col, direction, length, _placed, kind, word = record
+    return (-equity, -score, kind, row, col, direction, length, word[:length])
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """How the core values moves beyond their score (gd_equity_options): the leave table's core
+    struct (None: every leave worth 0), the tiles in the bag, the opponent's rack value (used
+    with the bag empty), whether exchanges and the pass are listed, and whether moves are
+    ranked by equity."""
+
+    leaves: Any
+    bag: int
+    opponent_rack_value: int
+    exchanges: bool
+    by_equity: bool
 
 
 class LexiconMismatchError(ValueError):
     """The lexicon was built for another alphabet than the ruleset's."""
-
-
-@lru_cache(maxsize=32)
-def core_rules(rules: Rules) -> Any:
-    """The ruleset as the C core's gd_rules (built once per ruleset)."""
-    squares = [(r, c) for r in range(rules.rows) for c in range(rules.cols)]
-    return core.new_rules(
-        rows=rules.rows,
-        cols=rules.cols,
-        rack_size=rules.rack_size,
-        bingo_bonus=rules.bingo_bonus,
-        start_row=rules.start[0],
-        start_col=rules.start[1],
-        values=[rules.blank_value, *rules.values],
-        letter_multiplier=bytes(rules.letter_multiplier(r, c) for r, c in squares),
-        word_multiplier=bytes(rules.word_multiplier(r, c) for r, c in squares),
-        alphabet_size=len(rules.alphabet),
-        tile_counts=[rules.blanks, *rules.counts],
-        exchange_minimum=rules.exchange_minimum,
-        scoreless_turns=rules.scoreless_turns,
-        going_out_bonus=rules.going_out_bonus,
-        going_out_penalty=rules.going_out_penalty,
-    )
 
 
 def check_alphabets(lexicon: Lexicon, rules: Rules) -> None:
@@ -126,18 +130,66 @@ class Solver:
             raise PositionError(f"the board or rack is for another alphabet than the {rules.name} rules'")
         return board, rack
 
-    def solve_raw(self, board: Board | str, rack: Rack | str, top: int | None = None) -> tuple[int, bytes]:
-        """``(count, records)``: how many plays the position has, and the core's gd_move records,
+    def valuation(
+        self,
+        board: Board,
+        rack: Rack,
+        *,
+        leaves: Leaves | None = None,
+        equity: bool | None = None,
+        exchanges: bool = False,
+        bag: int | None = None,
+    ) -> Valuation | None:
+        """What the core needs to value and rank moves by equity, or None for plain plays by
+        score. ``equity`` defaults to whether a leave table is given; ``bag`` (tiles in the bag)
+        defaults to what the unseen tiles leave after a full opponent's rack. With the bag empty
+        the opponent's rack is every unseen tile."""
+        if equity is None:
+            equity = leaves is not None
+        if not equity and not exchanges:
+            return None
+        if leaves is not None and leaves.rules.name != self.rules.name:
+            raise ValueError(
+                f"the leave table is for the {leaves.rules.name} rules, the solver plays {self.rules.name}"
+            )
+        tiles_unseen = unseen(board, rack, self.rules)
+        if bag is None:
+            bag = tiles_unseen.bag
+        if bag < 0:
+            raise ValueError(f"the bag cannot hold {bag} tiles")
+        opponent = 0
+        if bag == 0:
+            values = dict(zip(self.rules.alphabet.letters, self.rules.values, strict=True))
+            opponent = sum(
+                count * (self.rules.blank_value if letter == BLANK else values[letter])
+                for letter, count in tiles_unseen.counts.items()
+            )
+        return Valuation(None if leaves is None else leaves.core, bag, opponent, exchanges, equity)
+
+    def solve_raw(
+        self,
+        board: Board | str,
+        rack: Rack | str,
+        top: int | None = None,
+        valuation: Valuation | None = None,
+    ) -> tuple[int, bytes]:
+        """``(count, records)``: how many moves the position has, and the core's gd_move records,
         unsorted, without building Move objects (``move.MOVE_RECORD`` unpacks one). With ``top``
-        (up to TOP_IN_CORE) the core keeps only the best ``top``; a larger ``top`` gets every play
-        (cut when sorting)."""
+        (up to TOP_IN_CORE) the core keeps only the best ``top``; a larger ``top`` gets every move
+        (cut when sorting). ``valuation`` (from :meth:`valuation`) adds equity, exchanges and the
+        pass; without it, plays are valued by score alone."""
         board, rack = self._position(board, rack)
         if top is not None and top < 0:
             raise ValueError(f"top must be at least 0, not {top}")
         top_n = top if top and top <= TOP_IN_CORE else 0
         with self._lock:
-            return core.prepare_and_generate(
-                self.lexicon._core, self._rules, self._workspace, board.codes(), rack.counts(), top_n
+            if valuation is None:
+                return core.prepare_and_generate(
+                    self.lexicon._core, self._rules, self._workspace, board.codes(), rack.counts(), top_n
+                )
+            core.prepare(self.lexicon._core, self._rules, self._workspace, board.codes())
+            return core.generate_equity(
+                self.lexicon._core, self._rules, self._workspace, rack.counts(), valuation, top_n
             )
 
     def count(self, board: Board | str, rack: Rack | str) -> int:
@@ -148,14 +200,38 @@ class Solver:
             return core.count_plays(self.lexicon._core, self._rules, self._workspace, rack.counts())
 
     def solve(
-        self, board: Board | str, rack: Rack | str, top: int | None = None, *, warn: bool = True
+        self,
+        board: Board | str,
+        rack: Rack | str,
+        top: int | None = None,
+        *,
+        warn: bool = True,
+        leaves: Leaves | None = None,
+        equity: bool | None = None,
+        exchanges: bool = False,
+        bag: int | None = None,
     ) -> list[Move]:
-        """The plays of a position, best first (see the module doc for the order).
+        """The moves of a position, best first (see the module doc for the order).
 
-        ``top``: only the best ``top`` plays (None: all). ``warn``: report with warnings.warn
+        ``top``: only the best ``top`` moves (None: all). ``warn``: report with warnings.warn
         (PositionWarning) when the board and rack hold more tiles of a letter than the bag has.
+        ``leaves``: a leave table; moves then carry ``equity`` and are ranked by it (``equity``
+        forces either way; equity without a table values every leave at 0). ``exchanges``: list
+        every distinct exchange (while the bag holds at least the ruleset's exchange_minimum)
+        and the pass. ``bag``: tiles in the bag, when the unseen tiles do not tell (see
+        :meth:`valuation`).
         """
-        return self.solve_counted(board, rack, top, warn=warn, stacklevel=3)[1]
+        return self.solve_counted(
+            board,
+            rack,
+            top,
+            warn=warn,
+            stacklevel=3,
+            leaves=leaves,
+            equity=equity,
+            exchanges=exchanges,
+            bag=bag,
+        )[1]
 
     def solve_counted(
         self,
@@ -165,21 +241,37 @@ class Solver:
         *,
         warn: bool = True,
         stacklevel: int = 2,
+        leaves: Leaves | None = None,
+        equity: bool | None = None,
+        exchanges: bool = False,
+        bag: int | None = None,
     ) -> tuple[int, list[Move]]:
-        """``(how many plays there are, the best top of them)``."""
+        """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
         board, rack = self._position(board, rack)
         if warn:
             for message in position_warnings(board, rack, self.rules):
                 warnings.warn(message, PositionWarning, stacklevel=stacklevel)
-        count, records = self.solve_raw(board, rack, top)
-        return count, self.moves_from_records(records, board, rack, top)
+        valuation = self.valuation(board, rack, leaves=leaves, equity=equity, exchanges=exchanges, bag=bag)
+        count, records = self.solve_raw(board, rack, top, valuation)
+        by_equity = valuation is not None and valuation.by_equity
+        return count, self.moves_from_records(
+            records, board, rack, top, valued=valuation is not None, by_equity=by_equity
+        )
 
     def moves_from_records(
-        self, records: bytes, board: Board, rack: Rack, top: int | None = None
+        self,
+        records: bytes,
+        board: Board,
+        rack: Rack,
+        top: int | None = None,
+        *,
+        valued: bool = False,
+        by_equity: bool = False,
     ) -> list[Move]:
-        """Sort gd_move records best first and build Moves (the best ``top`` of them)."""
+        """Sort gd_move records best first (by equity when ``by_equity``) and build Moves (the
+        best ``top`` of them); ``valued`` moves carry their equity."""
         unpacked = list(MOVE_RECORD.iter_unpack(records))
-        unpacked.sort(key=_rank)
+        unpacked.sort(key=_rank_by_equity if by_equity else _rank)
         if top is not None:
             unpacked = unpacked[:top]
         word_text = self._word_text
@@ -188,8 +280,11 @@ class Solver:
         leaves: dict[bytes, str] = {}
         make = Move._fast
         moves: list[Move] = []
-        for score, _equity, row, col, direction, length, _placed, _kind, word in unpacked:
+        for score, equity, row, col, direction, length, _placed, kind, word in unpacked:
             codes = word[:length]
+            if kind != KIND_PLAY:
+                moves.append(self._exchange_or_pass(kind, codes, rack, equity / 100 if valued else None))
+                continue
             tiles = []
             for i, code in enumerate(codes):
                 if not code & ON_BOARD_FLAG:
@@ -216,9 +311,21 @@ class Solver:
                     tuple(tiles),
                     leave,
                     board,
+                    PLAY,
+                    equity / 100 if valued else None,
                 )
             )
         return moves
+
+    def _exchange_or_pass(self, kind: int, codes: bytes, rack: Rack, equity: float | None) -> Move:
+        """A Move for an exchange record (its tiles: codes, 0 a blank) or the pass."""
+        if kind == KIND_PASS:
+            return Move.pass_turn(str(rack), equity)
+        put_back = [BLANK if code == 0 else self._tile_text[code][0] for code in codes]
+        kept = leave_tiles(rack.tiles, put_back)
+        if kept is None:  # the core exchanged a tile the rack does not hold: never expected
+            raise core.CoreError(f"the core returned an exchange not made from rack {rack}: {put_back}")
+        return Move.exchange("".join(map(written, put_back)), "".join(map(written, kept)), equity)
 
 
 _solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, Solver]] = weakref.WeakKeyDictionary()
@@ -242,6 +349,11 @@ def solve(
     lexicon: Lexicon,
     rules: Rules | None = None,
     top: int | None = None,
+    *,
+    leaves: Leaves | None = None,
+    equity: bool | None = None,
+    exchanges: bool = False,
+    bag: int | None = None,
 ) -> list[Move]:
     """Every play of the position (or the best ``top``), best first.
 
@@ -252,4 +364,6 @@ def solve(
     """
     if rules is None:
         rules = board.rules if isinstance(board, Board) else Rules.load("english")
-    return get_solver(lexicon, rules).solve(board, rack, top)
+    return get_solver(lexicon, rules).solve(
+        board, rack, top, leaves=leaves, equity=equity, exchanges=exchanges, bag=bag
+    )

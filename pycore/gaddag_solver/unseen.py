@@ -59,16 +59,28 @@ def unseen(board: Board, rack: Rack | str | None, rules: Rules | None = None) ->
     held = held_tiles(board, rack, rules)
     full = [rules.blanks, *rules.counts]
     left = [max(0, have - used) for have, used in zip(full, held, strict=True)]
-    counts = dict(zip(rules.alphabet.letters, left[1:], strict=True))
-    counts[BLANK] = left[0]
     total = sum(left)
-    vowels = sum(counts[letter] for letter in rules.vowels)
+    return unseen_from_counts(
+        left, total - min(rules.rack_size, total), rules, position_warnings(board, rack, rules)
+    )
+
+
+def unseen_from_counts(
+    counts: list[int], bag: int, rules: Rules, warnings: list[str] | tuple[str, ...] = ()
+) -> Unseen:
+    """An Unseen from tile counts by code (``counts[0]`` the blanks, ``counts[c]`` letter code c;
+    extra entries are ignored) and the number of them in the bag."""
+    n = len(rules.alphabet)
+    by_letter = dict(zip(rules.alphabet.letters, counts[1 : n + 1], strict=True))
+    by_letter[BLANK] = counts[0]
+    total = sum(counts[: n + 1])
+    vowels = sum(by_letter[letter] for letter in rules.vowels)
     return Unseen(
-        counts=counts,
+        counts=by_letter,
         total=total,
-        bag=total - min(rules.rack_size, total),
+        bag=bag,
         vowels=vowels,
-        consonants=total - vowels - left[0],
-        blanks=left[0],
-        warnings=tuple(position_warnings(board, rack, rules)),
+        consonants=total - vowels - counts[0],
+        blanks=counts[0],
+        warnings=tuple(warnings),
     )

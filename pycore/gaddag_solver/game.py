@@ -1,0 +1,328 @@
+"""A game, turn by turn: the bag, two racks, scores, moves, undo — held by the C core.
+
+>>> from gaddag_solver import Game, Lexicon
+>>> game = Game.new(Lexicon.load("lexicons/sowpods.gaddag"), seed=7)  # doctest: +SKIP
+>>> move = game.best_move()  # the core's equity player  # doctest: +SKIP
+>>> game.play(move); game.scores  # doctest: +SKIP
+
+The state lives in a ``gd_game`` (csrc/game.c): the same structure self-play runs whole games
+in, so a game played here and one played by ``autoplay`` follow the same rules (docs/game.md):
+a play draws as many tiles as it placed; an exchange is allowed while the bag holds at least
+the ruleset's ``exchange_minimum``; the game ends when a player goes out with the bag empty
+(they gain ``going_out_bonus`` times the opponent's rack value, the opponent loses
+``going_out_penalty`` times it) or after ``scoreless_turns`` scoreless turns in a row (each
+player loses the value of their own rack). Undo restores a snapshot of the whole structure.
+
+Moves are checked before they are made: a play must be one the solver generates for the rack
+(so every word is in the lexicon), an exchange needs its tiles on the rack and enough tiles in
+the bag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import _core_api as core
+from .alphabet import BLANK_FLAG
+from .board import Board, PositionError, written
+from .lexicon import Lexicon
+from .move import KIND_PLAY, MOVE_RECORD, PLAY, Move
+from .rack import BLANK, Rack
+from .rules import Rules
+from .rules_core import core_rules
+from .solver import Solver, get_solver
+from .unseen import Unseen, unseen_from_counts
+
+if TYPE_CHECKING:
+    from .leaves import Leaves
+
+__all__ = ["Game", "GameError", "TurnRecord"]
+
+
+class GameError(PositionError):
+    """A move that cannot be made now, or a game that cannot be set up."""
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn of the game so far: who moved (0 or 1), their rack before the move, the move,
+    the tiles they drew and their score after it (end-of-game adjustments not included)."""
+
+    player: int
+    rack: str
+    move: Move
+    drawn: int
+    total: int
+
+
+class Game:
+    """A two-player game. Make one with :meth:`new` (a shuffled bag) or :meth:`from_position`."""
+
+    def __init__(self, lexicon: Lexicon, rules: Rules | None = None) -> None:
+        """An empty shell; use :meth:`new` or :meth:`from_position`."""
+        self.lexicon = lexicon
+        self.rules = rules if rules is not None else Rules.load("english")
+        self.solver: Solver = get_solver(lexicon, self.rules)
+        self._rules = core_rules(self.rules)
+        self._state = core.GameState()
+        self._undo: list[bytes] = []
+        self._letters = self.rules.alphabet.letters
+
+    # ---- set-up ----------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, lexicon: Lexicon, rules: Rules | None = None, seed: int = 0) -> Game:
+        """A new game: the full tile set shuffled by ``seed`` (the same seed, the same bag, natively
+        and in the browser), a full rack each, player 0 to move."""
+        game = cls(lexicon, rules)
+        try:
+            core.new_game(game._state, game._rules, seed)
+        except core.CoreError as error:
+            raise GameError(str(error)) from None
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        board: Board,
+        racks: Sequence[Rack | str],
+        lexicon: Lexicon,
+        scores: Sequence[int] = (0, 0),
+        to_move: int = 0,
+        seed: int = 0,
+    ) -> Game:
+        """A game from a position: the board, both racks, the scores and who moves next. The bag
+        holds every other tile of the set, shuffled by ``seed``. A board and racks holding more
+        tiles of a letter than the set has are refused with a GameError."""
+        rules = board.rules
+        game = cls(lexicon, rules)
+        if len(racks) != 2 or len(scores) != 2:
+            raise GameError("a game has two racks and two scores")
+        held = [r if isinstance(r, Rack) else Rack(r, rules) for r in racks]
+        try:
+            core.game_from_position(
+                game._state,
+                game._rules,
+                board.codes(),
+                (held[0].counts(), held[1].counts()),
+                (int(scores[0]), int(scores[1])),
+                to_move,
+                seed,
+            )
+        except core.CoreError as error:
+            raise GameError(str(error)) from None
+        return game
+
+    # ---- reading ---------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        squares = self.rules.rows * self.rules.cols
+        return Board(self.rules, core.game_board(self._state, squares), check=False)
+
+    def rack(self, player: int | None = None) -> Rack:
+        """A player's rack (default: the player to move)."""
+        player = self.to_move if player is None else player
+        return Rack(self._tiles(core.game_rack(self._state, player)), self.rules)
+
+    @property
+    def racks(self) -> tuple[Rack, Rack]:
+        return self.rack(0), self.rack(1)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return int(self._state.game.score[0]), int(self._state.game.score[1])
+
+    @property
+    def to_move(self) -> int:
+        return int(self._state.game.to_move)
+
+    @property
+    def bag_count(self) -> int:
+        return int(self._state.game.bag_count)
+
+    @property
+    def over(self) -> bool:
+        return bool(self._state.game.over)
+
+    @property
+    def end_adjustments(self) -> tuple[int, int]:
+        """What the end of the game added to each score (0, 0 while it goes on)."""
+        return int(self._state.game.end_adjustment[0]), int(self._state.game.end_adjustment[1])
+
+    @property
+    def scoreless_turns(self) -> int:
+        """Scoreless turns in a row so far."""
+        return int(self._state.game.scoreless)
+
+    def unseen(self, player: int | None = None) -> Unseen:
+        """What ``player`` (default: the player to move) cannot see: the bag and the opponent's
+        rack, letter by letter, with the bag's count."""
+        player = self.to_move if player is None else player
+        counts = core.game_unseen(self._state, player)
+        return unseen_from_counts(counts, self.bag_count, self.rules)
+
+    @property
+    def history(self) -> list[TurnRecord]:
+        """Every turn so far, in order."""
+        played = core.read_game(self._state.game)
+        board = Board.empty(self.rules)
+        records: list[TurnRecord] = []
+        for turn in played.turns:
+            rack = Rack(self._tiles_sorted(turn.rack), self.rules)
+            move = self._turn_move(turn, rack, board)
+            if move.kind == PLAY:
+                board = board.play(move)
+            records.append(TurnRecord(turn.player, str(rack), move, turn.drawn, turn.total))
+        return records
+
+    def to_gcg(self, names: tuple[str, str] = ("player1", "player2"), title: str | None = None) -> str:
+        """The game so far as GCG text."""
+        from .gcg import format_gcg
+
+        return format_gcg(core.read_game(self._state.game), self.rules, names, title)
+
+    # ---- moves -------------------------------------------------------------------------------------
+
+    def moves(
+        self, top: int | None = None, *, leaves: Leaves | None = None, equity: bool | None = None
+    ) -> list[Move]:
+        """The legal moves of the player to move, exchanges (when the bag allows) and the pass
+        included, best first: by equity with a leave table (or ``equity=True``), else by score."""
+        if self.over:
+            return []
+        return self.solver.solve(
+            self.board,
+            self.rack(),
+            top,
+            warn=False,
+            leaves=leaves,
+            equity=equity,
+            exchanges=True,
+            bag=self.bag_count,
+        )
+
+    def best_move(self, player: str = "equity", leaves: Leaves | None = None) -> Move:
+        """The move the core's ``player`` makes: ``"equity"`` (best equity with ``leaves``, every
+        leave worth 0 without; exchanges and the pass considered) or ``"greedy"`` (best score;
+        with no play, exchange the whole rack or pass). The same choice self-play makes."""
+        if self.over:
+            raise GameError("the game is over")
+        record = core.choose_move(
+            self.lexicon._core, self._rules, self._state, player, None if leaves is None else leaves.core
+        )
+        return self._record_move(record)
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` for the player to move (a play the solver lists, an exchange or the pass)."""
+        if self.over:
+            raise GameError("the game is over")
+        record = self._legal_play(move) if move.kind == PLAY else move.record(self.rules)
+        snapshot = self._state.snapshot()
+        try:
+            core.game_move(self._state, self._rules, record)
+        except core.CoreError as error:
+            self._state.restore(snapshot)
+            raise GameError(str(error)) from None
+        self._undo.append(snapshot)
+
+    def exchange(self, tiles: str) -> None:
+        """Put ``tiles`` (rack text, ``?`` a blank) back in the bag and draw as many."""
+        self.play(Move.exchange(tiles))
+
+    def pass_turn(self) -> None:
+        self.play(Move.pass_turn())
+
+    def undo(self) -> None:
+        """Take back the last move (the bag, racks and scores as they were before it)."""
+        if not self._undo:
+            raise GameError("there is no move to take back")
+        self._state.restore(self._undo.pop())
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    # ---- helpers -----------------------------------------------------------------------------------
+
+    def _tiles(self, counts: bytes) -> list[str]:
+        tiles = [self._letters[c - 1] for c in range(1, len(self._letters) + 1) for _ in range(counts[c])]
+        return tiles + [BLANK] * counts[0]
+
+    def _tiles_sorted(self, codes: bytes) -> list[str]:
+        """Rack tiles from codes ascending (0 a blank): letters, then blanks."""
+        return [self._letters[c - 1] for c in codes if c] + [BLANK] * codes.count(0)
+
+    def _legal_play(self, move: Move) -> bytes:
+        """The record of ``move`` if the solver lists it for the rack, else a GameError."""
+        board = self.board
+        try:
+            wanted = Move(move.row, move.col, move.direction, move.word, move.score, move.tiles, board=board)
+            wanted_record = wanted.record()
+        except (PositionError, ValueError) as error:
+            raise GameError(f"{move}: {error}") from None
+        key = wanted_record[8:]  # everything but score and equity
+        _count, records = self.solver.solve_raw(board, self.rack())
+        for i in range(0, len(records), MOVE_RECORD.size):
+            if records[i + 8 : i + MOVE_RECORD.size] == key:
+                return records[i : i + MOVE_RECORD.size]
+        raise GameError(f"{move.coord} {move.word} is not a legal play for rack {self.rack()}")
+
+    def _record_move(self, record: bytes) -> Move:
+        board = self.board
+        rack = self.rack()
+        valued = self.solver.moves_from_records(record, board, rack, valued=True)
+        return valued[0]
+
+    def _turn_move(self, turn: core.Turn, rack: Rack, board: Board) -> Move:
+        """The Move of a history turn, read on the board it was made on."""
+        codes = turn.word
+        length = len(codes)
+        record = MOVE_RECORD.pack(
+            turn.score,
+            turn.equity,
+            turn.row,
+            turn.col,
+            turn.direction,
+            length,
+            turn.tiles_placed,
+            turn.kind,
+            codes,
+        )
+        if turn.kind != KIND_PLAY:
+            return self.solver.moves_from_records(record, board, rack, valued=True)[0]
+        letters = "".join(
+            (self._letters[(c & 63) - 1].lower() if c & BLANK_FLAG else self._letters[(c & 63) - 1])
+            for c in codes
+        )
+        tiles = tuple(
+            (
+                turn.row + (i if turn.direction else 0),
+                turn.col + (0 if turn.direction else i),
+                self._letters[(c & 63) - 1],
+                bool(c & BLANK_FLAG),
+            )
+            for i, c in enumerate(codes)
+            if not c & 64
+        )
+        used = [BLANK if blank else letter for _r, _c, letter, blank in tiles]
+        kept = rack.remove(used)
+        return Move(
+            turn.row,
+            turn.col,
+            "down" if turn.direction else "across",
+            letters,
+            turn.score,
+            tiles,
+            "".join(map(written, kept.tiles)),
+            board,
+            PLAY,
+            turn.equity / 100,
+        )
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"player {self.to_move} to move"
+        first, second = self.scores
+        return f"Game({self.rules.name}, scores {first}-{second}, bag {self.bag_count}, {state})"
