@@ -244,7 +244,7 @@ typedef struct gd_leaves {
     uint32_t alphabet_size;
     uint32_t max_leave;
     uint32_t limit[64];         /* most tiles of code c a leave can hold */
-    uint32_t size_offset[GD_MAX_LEAVE + 2]; /* index of the first leave of each size (size 1 at 0) */
+    uint32_t size_offset[GD_MAX_LEAVE + 2]; /* [k]: index of the first leave of k tiles ([1] = 0) */
     uint32_t ways[65][GD_MAX_LEAVE + 1];    /* multisets of k tiles from codes c..alphabet_size */
     uint32_t ruleset_offset, ruleset_length; /* the ruleset name stamped in the file */
 } gd_leaves;

@@ -389,7 +389,7 @@ static int32_t ranker_value(const leave_ranker *rk, const uint8_t *counts, uint3
 {
     const gd_leaves *lv = rk->lv;
     if (size == 0 || size > lv->max_leave) return 0;
-    uint32_t rank = lv->size_offset[size - 1], r = size, next = 0;
+    uint32_t rank = lv->size_offset[size], r = size, next = 0;
     for (uint32_t c = 0; c <= lv->alphabet_size && r; c++) {
         uint32_t have = counts[c];
         if (!have) continue;
