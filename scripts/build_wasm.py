@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 PACKAGE = ROOT / "pycore" / "gaddag_solver"
 SIDE_MODULE = "libgaddag_core.so"
-EMCC_FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Werror", "-sSIDE_MODULE=1"]
+# WASM_BIGINT: 64-bit arguments (seeds) cross to JavaScript as BigInt, as Pyodide passes them
+EMCC_FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Werror", "-sSIDE_MODULE=1", "-sWASM_BIGINT"]
 # Files of the package that have no place in the browser: the native extension and its build.
 NATIVE_ONLY = re.compile(r"(^_core\..*\.so$|^_core\.c$|^_core\.o$|^_ffi_build\.py$|\.pyc$)")
 

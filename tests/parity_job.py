@@ -82,6 +82,8 @@ def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
             }
     result["positions"] = positions
 
+    result["games"] = games(lexicon, rules)
+
     empty = Board.empty(rules)
     result["errors"] = {
         "truncated": error_of(lambda: Lexicon.load(data[:1000])),
@@ -95,6 +97,32 @@ def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
         "empty_board_ok": error_of(lambda: solver.solve(empty, "AB")),
     }
     return result
+
+
+def games(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
+    """Seeded games: the same seed must give the same game on every platform (the bag, the
+    draws, the moves chosen, equity with a leave table, the end)."""
+    from gaddag_solver import Game, Leaves
+    from gaddag_solver import _core_api as core
+    from gaddag_solver.rules_core import core_rules
+
+    leaves = Leaves.from_csv("?,25\nS,8\nQ,-7.5\nAE,3.25\nEIR,4\nU,-2\nVV,-9.99\n", rules)
+    out: dict[str, object] = {}
+    for seed in (1, 2, 3):
+        game = Game.new(lexicon, seed=seed)
+        moves = []
+        while not game.over:
+            move = game.best_move("equity", leaves if seed % 2 else None)
+            moves.append(f"{move} {move.equity}")
+            game.play(move)
+        out[f"game:{seed}"] = {"moves": moves, "scores": list(game.scores), "end": list(game.end_adjustments)}
+    selfplay = core.SelfPlay()
+    selfplay.set_player(0, "equity", leaves.core)
+    selfplay.set_player(1, "greedy")
+    played = [core.autoplay(lexicon._core, core_rules(rules), selfplay, seed) for seed in range(20)]
+    digest = hashlib.sha256(repr([(g.scores, g.turns) for g in played]).encode()).hexdigest()
+    out["autoplay"] = {"digest": digest, "scores": [list(g.scores) for g in played]}
+    return out
 
 
 def bench(lexicon_path: str, data_dir: str, repeat: int) -> dict[str, object]:

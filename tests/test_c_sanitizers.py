@@ -99,6 +99,9 @@ def test_core_under_sanitizers(driver: Path) -> None:
     # the damaged copies really reached the queries
     opened = int(result.stdout.split(" opened and queried")[0].rsplit(" ", 1)[1])
     assert opened >= 1000, result.stdout
+    # and whole games were played on them (self-play, incremental cross-sets checked each play)
+    games = int(result.stdout.split(" games (")[0].rsplit(" ", 1)[1])
+    assert games >= 1000, result.stdout
 
 
 @pytest.mark.parametrize("mode", ["null-name", "null-data"])
@@ -117,6 +120,7 @@ PYTHON_SUITES = [
     "tests/test_scoring.py",
     "tests/test_reference_vectors.py",
     "tests/test_lexicon_queries.py",
+    "tests/test_game.py",
 ]
 
 

@@ -309,7 +309,7 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
                 key=lambda r: _rank_by_equity(core_move(r)),
             )
             core.prepare(sowpods._core, rules, workspace, board.codes())
-            options.leaves = leaves.core
+            options.leaves = ffi.cast("gd_leaves *", leaves.core)
             options.bag_count = game.bag_count
             options.opponent_rack_value = valuation.opponent_rack_value
             options.exchanges = 1
@@ -322,9 +322,9 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
                 out, 8, count, err,
             )  # fmt: skip
             assert rc == 0
+            raw = ffi.buffer(out, 48 * min(top, count[0]))[:]
             kept = sorted(
-                (ffi.buffer(out + i, 48)[:] for i in range(min(top, count[0]))),
-                key=lambda r: _rank_by_equity(core_move(r)),
+                (raw[i : i + 48] for i in range(0, len(raw), 48)), key=lambda r: _rank_by_equity(core_move(r))
             )
             assert kept == everything[:top]
             positions += 1

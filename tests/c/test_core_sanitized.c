@@ -190,6 +190,63 @@ static uint8_t *query_all_ways(const gd_lexicon *lex, const query *q, size_t *si
 /* Move generation on a 9×9 board: random (even invalid) boards and racks must be memory-safe
  * on any lexicon that opened; on built ones every play must spell a word of the lexicon, and
  * the count must not depend on the output mode. */
+static unsigned long games_played, turns_played;
+
+/* Whole games on the small board: the equity player against the greedy one, move by move with
+ * the cross-sets kept incrementally and compared with a fresh gd_prepare after every play, every
+ * tile accounted for at the end; then the same game in one gd_autoplay call. */
+static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
+{
+    gd_error err;
+    const unsigned n = lex->alphabet_size;
+    rules->alphabet_size = n;
+    memset(rules->tile_counts, 0, sizeof rules->tile_counts);
+    unsigned total = 2;
+    rules->tile_counts[0] = 2;
+    for (unsigned c = 1; c <= n; c++) {
+        rules->tile_counts[c] = 1 + (c % 3 == 1);
+        total += rules->tile_counts[c];
+    }
+    rules->exchange_minimum = 7;
+    rules->scoreless_turns = 6;
+    rules->going_out_bonus = 2;
+    rules->going_out_penalty = 0;
+    const size_t ws_size = gd_workspace_size();
+    void *kept = calloc(1, ws_size), *fresh = calloc(1, ws_size);
+    gd_game *game = malloc(sizeof *game), *whole = malloc(sizeof *whole);
+    const gd_player players[2] = {{GD_PLAYER_EQUITY, NULL}, {GD_PLAYER_GREEDY, NULL}};
+    const uint64_t seed = rnd();
+    CHECK(gd_game_new(game, rules, seed, &err) == GD_OK, "new game: %s", err.message);
+    CHECK(gd_prepare(lex, rules, game->board, kept, &err) == GD_OK, "prepare: %s", err.message);
+    while (!failures && !game->over) {
+        gd_move move;
+        CHECK(gd_choose_move(lex, rules, game, fresh, &players[game->to_move], &move, &err) == GD_OK, "choose: %s",
+              err.message);
+        CHECK(gd_game_move(game, rules, &move, &err) == GD_OK, "move: %s", err.message);
+        if (move.kind == GD_PLAY) {
+            CHECK(gd_update_after_play(lex, rules, game->board, kept, &move, &err) == GD_OK, "update: %s", err.message);
+            CHECK(gd_prepare(lex, rules, game->board, fresh, &err) == GD_OK, "prepare: %s", err.message);
+            CHECK(memcmp(kept, fresh, ws_size) == 0, "incremental cross-sets differ from a fresh prepare");
+        }
+        turns_played++;
+    }
+    unsigned held = game->bag_count;
+    for (unsigned p = 0; p < 2; p++)
+        for (unsigned c = 0; c <= n; c++) held += game->rack[p][c];
+    for (unsigned sq = 0; sq < rules->rows * rules->cols; sq++) held += game->board[sq] != 0;
+    CHECK(held == total, "%u tiles at the end of a game of %u", held, total);
+    CHECK(gd_autoplay(lex, rules, players, seed, whole, kept, &err) == GD_OK, "autoplay: %s", err.message);
+    CHECK(whole->score[0] == game->score[0] && whole->score[1] == game->score[1] &&
+              whole->turn_count == game->turn_count,
+          "gd_autoplay %d-%d in %u turns, move by move %d-%d in %u", whole->score[0], whole->score[1],
+          whole->turn_count, game->score[0], game->score[1], game->turn_count);
+    games_played++;
+    free(kept);
+    free(fresh);
+    free(game);
+    free(whole);
+}
+
 static void generate_on(const gd_lexicon *opened)
 {
     gd_lexicon lex = *opened;
@@ -240,6 +297,7 @@ static void generate_on(const gd_lexicon *opened)
                   moves[m].tiles_placed, moves[m].length);
         }
     }
+    play_games_on(&lex, &rules);
     lex.walk = NULL;
     size_t none = 0;
     CHECK(gd_generate(&lex, &rules, board, workspace, (const uint8_t[64]){1}, 0, NULL, 0, &none, &err) == GD_ERR_ARGUMENT,
@@ -867,6 +925,7 @@ int main(int argc, char **argv)
     CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
-           "%lu damaged leave tables opened\n", size, attempts, opened_count, plays_checked, leaves_opened);
+           "%lu damaged leave tables opened, %lu games (%lu turns) played\n", size, attempts, opened_count,
+           plays_checked, leaves_opened, games_played, turns_played);
     return 0;
 }
