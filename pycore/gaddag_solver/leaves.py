@@ -16,7 +16,7 @@ import math
 import os
 import sys
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -202,6 +202,20 @@ class Leaves:
         limits, max_leave = _limits(rules)
         count = len(_entry_keys(limits, max_leave))
         return cls._build(rules, array("h", bytes(2 * count)), "<zero>")
+
+    @classmethod
+    def from_function(cls, rules: Rules, value: Callable[[str], float], source: str = "<function>") -> Leaves:
+        """A table holding ``value(leave)`` for every leave of the ruleset, the leave written as
+        its tiles in alphabet order with blanks (``?``) last. Values are rounded to 1/100 point."""
+        limits, max_leave = _limits(rules)
+        letters = _letters_table(rules)
+        values = array("h")
+        for key in _entry_keys(limits, max_leave):
+            text = key.translate(letters)
+            blanks = text.count(BLANK)
+            leave = text.replace(BLANK, "") + BLANK * blanks
+            values.append(_hundredths(value(leave), f"{source}: leave {leave}"))
+        return cls._build(rules, values, source)
 
     @classmethod
     def _build(cls, rules: Rules, values: array, source: str) -> Leaves:
