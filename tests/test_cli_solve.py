@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gaddag_solver import Rules, build_gaddag, parse_cgp
+from gaddag_solver import Rules, parse_cgp
 from gaddag_solver.cli import main
 from oracle import OracleRules, expected_to_placements, generate
 from small_words import WORDS
@@ -34,14 +34,6 @@ POSITIONS = [
     cgp({5: "8Q6", 6: "8I6", 7: "6CArE5", 8: "9A5", 9: "6TAXES4"}, "QATZOXE"),
     cgp({7: "6CARE5"}, "ESNT"),
 ]
-
-
-@pytest.fixture(scope="module")
-def lexicon_path(tmp_path_factory: pytest.TempPathFactory) -> str:
-    data, _report = build_gaddag(WORDS, ENGLISH.alphabet, name="small")
-    path = tmp_path_factory.mktemp("lexicon") / "small.gaddag"
-    path.write_bytes(data)
-    return str(path)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

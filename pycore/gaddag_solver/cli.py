@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -12,14 +13,15 @@ from typing import Any
 
 from ._core_api import CoreError
 from .alphabet import AlphabetError
-from .board import Board, PositionError, position_warnings
+from .board import Board, PositionError, position_warnings, written
 from .cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
-from .move import Move
+from .move import EXCHANGE, PASS, Move
 from .rack import Rack
 from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, get_solver
+from .unseen import Unseen, unseen
 
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
@@ -179,6 +181,11 @@ def cmd_leaves(args: argparse.Namespace) -> int:
 SOLVE_FORMATS = ("table", "json", "jsonl", "tsv")
 TABLE_TOP = 10
 TSV_COLUMNS = ("coord", "word", "score", "leave", "row", "col", "direction", "tiles_used")
+# with --leaves, --equity or --exchanges: the value of each move, and what kind of move it is
+TSV_VALUED_COLUMNS = (
+    "coord", "word", "score", "leave", "leave_value", "equity", "row", "col", "direction", "tiles_used",
+    "kind", "exchanged",
+)  # fmt: skip
 # what makes one position unusable; in batch mode such a line gets an error object
 POSITION_ERRORS = (
     PositionError,
@@ -229,13 +236,44 @@ def _board_position(path: str, rack_text: str | None, rules: Rules) -> tuple[Boa
     return Board.from_rows(lines, rules), Rack(rack_text, rules)
 
 
+def _valued(args: argparse.Namespace) -> bool:
+    """Whether the moves carry an equity: with a leave table, --equity or --exchanges."""
+    return bool(args.leaves or args.equity or args.exchanges)
+
+
+def _by_equity(args: argparse.Namespace) -> bool:
+    """Whether the moves are ranked by equity (with a leave table or --equity), not by score."""
+    return bool(args.leaves or args.equity)
+
+
+def _unseen(board: Board, rack: Rack, rules: Rules, bag: int | None) -> Unseen:
+    """The unseen tiles of the position; ``bag`` (--bag), when given, is the bag size shown."""
+    found = unseen(board, rack, rules)
+    return found if bag is None else dataclasses.replace(found, bag=bag)
+
+
 def _solve_position(
     board: Board, rack: Rack, lexicon: Lexicon, rules: Rules, args: argparse.Namespace, where: str
 ) -> tuple[dict[str, Any], list[Move]]:
     for message in position_warnings(board, rack, rules):
         print(f"warning: {where}{message}", file=sys.stderr)
-    count, moves = get_solver(lexicon, rules).solve_counted(board, rack, args.top_n, warn=False)
-    return {"count": count, "moves": [move.to_dict(words=args.words) for move in moves]}, moves
+    solver = get_solver(lexicon, rules)
+    count, moves = solver.solve_counted(
+        board,
+        rack,
+        args.top_n,
+        warn=False,
+        leaves=args.leave_table,
+        equity=True if args.equity else None,
+        exchanges=args.exchanges,
+        bag=args.bag,
+    )
+    result: dict[str, Any] = {"count": count, "moves": [move.to_dict(words=args.words) for move in moves]}
+    if args.unseen:
+        result["unseen"] = _unseen(board, rack, rules, args.bag).to_dict()
+    if args.exchanges and args.format == "table":  # for the summary: count holds the exchanges and the
+        result["plays"] = solver.count(board, rack)  # pass too (one more generation, so the table only)
+    return result, moves
 
 
 def _words_text(move: Move) -> str:
@@ -246,33 +284,80 @@ def _words_text(move: Move) -> str:
     return text
 
 
-def _print_table(result: dict[str, Any], moves: list[Move], show_words: bool) -> None:
-    header = ["coord", "word", "score", "leave"] + (["words"] if show_words else [])
-    rows = [
-        [move.coord, move.word, str(move.score), move.leave] + ([_words_text(move)] if show_words else [])
-        for move in moves
-    ]
+def _table_row(move: Move, valued: bool, show_words: bool) -> list[str]:
+    """A move's cells: an exchange reads ``exch ABC``, the pass ``pass``."""
+    if move.kind == EXCHANGE:
+        row = ["exch", move.exchanged, str(move.score), move.leave]
+    elif move.kind == PASS:
+        row = ["pass", "", str(move.score), move.leave]
+    else:
+        row = [move.coord, move.word, str(move.score), move.leave]
+    if valued:
+        leave_value, equity = move.leave_value, move.equity
+        row.append("" if leave_value is None else f"{leave_value:+.2f}")
+        row.append("" if equity is None else f"{equity:.2f}")
+    return row + ([_words_text(move)] if show_words else [])
+
+
+def _counted(count: int, what: str) -> str:
+    return f"{count:,} {what}{'s' if count != 1 else ''}"
+
+
+def _print_table(result: dict[str, Any], moves: list[Move], args: argparse.Namespace) -> None:
+    valued = _valued(args)
+    header = ["coord", "word", "score", "leave"] + (["leave_value", "equity"] if valued else [])
+    numeric = {2, 4, 5} if valued else {2}
+    header += ["words"] if args.words else []
+    rows = [_table_row(move, valued, args.words) for move in moves]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        cells = [cell.rjust(widths[i]) if i == 2 else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        cells = [
+            cell.rjust(width) if i in numeric else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
         print("  ".join(cells).rstrip())
     count = result["count"]
-    plays = f"{count:,} play{'s' if count != 1 else ''}"
-    print(f"{plays}; the best {len(moves)} shown" if len(moves) < count else plays)
+    if "plays" in result:  # with --exchanges: the plays, the exchanges the bag allows, the pass
+        plays = result["plays"]
+        summary = f"{_counted(plays, 'play')}, {_counted(count - plays - 1, 'exchange')} and the pass"
+    else:
+        summary = _counted(count, "play")
+    if _by_equity(args):
+        summary += ", ranked by equity"
+    print(f"{summary}; the best {len(moves)} shown" if len(moves) < count else summary)
+    if "unseen" in result:
+        print(_unseen_text(result["unseen"]))
 
 
-def _tsv_rows(result: dict[str, Any], line: int | None) -> list[str]:
+def _unseen_text(tiles: dict[str, Any]) -> str:
+    """Two lines: the totals, then each unseen letter with its count (``?`` the blanks)."""
+    counts = " ".join(f"{written(letter)}{count}" for letter, count in tiles["counts"].items() if count)
+    return (
+        f"unseen: {_counted(tiles['total'], 'tile')}, {tiles['bag']:,} in the bag; {tiles['vowels']:,} "
+        f"vowel{'s' if tiles['vowels'] != 1 else ''}, {tiles['consonants']:,} consonant"
+        f"{'s' if tiles['consonants'] != 1 else ''}, {_counted(tiles['blanks'], 'blank')}\n"
+        f"  {counts or '(none)'}"
+    )
+
+
+def _tsv_rows(result: dict[str, Any], line: int | None, valued: bool = False) -> list[str]:
     out = []
+    defaults = {"kind": "play", "exchanged": ""}  # plays' dicts leave these out
     for move in result["moves"]:
-        cells = [str(move[key]) for key in TSV_COLUMNS]
+        cells = [str(move.get(key, defaults.get(key))) for key in _tsv_columns(valued)]
         if "words" in move:
             cells.append(", ".join(f"{w['word']} {w['score']}" for w in move["words"]))
         out.append("\t".join(([str(line)] if line is not None else []) + cells))
     return out
 
 
-def _tsv_header(batch: bool, show_words: bool) -> str:
-    return "\t".join((["line"] if batch else []) + list(TSV_COLUMNS) + (["words"] if show_words else []))
+def _tsv_columns(valued: bool) -> tuple[str, ...]:
+    return TSV_VALUED_COLUMNS if valued else TSV_COLUMNS
+
+
+def _tsv_header(batch: bool, show_words: bool, valued: bool = False) -> str:
+    columns = (["line"] if batch else []) + list(_tsv_columns(valued)) + (["words"] if show_words else [])
+    return "\t".join(columns)
 
 
 def _dumps(value: Any) -> str:
@@ -281,13 +366,17 @@ def _dumps(value: Any) -> str:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     rules = Rules.load(args.rules or "english")
-    fmt = args.format or ("jsonl" if args.batch else "table")
+    fmt = args.format = args.format or ("jsonl" if args.batch else "table")
     if args.all:
         args.top_n = None
     elif args.top is not None:
         args.top_n = args.top
     else:
         args.top_n = TABLE_TOP if fmt == "table" else None
+    usage_error = _load_leave_table(args, rules)
+    if usage_error:
+        print(f"error: {usage_error}", file=sys.stderr)
+        return EXIT_USAGE
     lexicons = _Lexicons(rules, args.lexicon)
     if args.lexicon:
         lexicons.get()  # a --lexicon that does not exist is an error before anything runs
@@ -305,16 +394,32 @@ def cmd_solve(args: argparse.Namespace) -> int:
         lexicon = lexicons.get()
     result, moves = _solve_position(board, rack, lexicon, rules, args, "")
     if fmt == "table":
-        _print_table(result, moves, args.words)
+        _print_table(result, moves, args)
     elif fmt == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))
     elif fmt == "jsonl":
         print(_dumps(result))
     else:
-        print(_tsv_header(False, args.words))
-        for row in _tsv_rows(result, None):
+        print(_tsv_header(False, args.words, _valued(args)))
+        for row in _tsv_rows(result, None, _valued(args)):
             print(row)
     return 0
+
+
+def _load_leave_table(args: argparse.Namespace, rules: Rules) -> str | None:
+    """Set ``args.leave_table`` (the --leaves table, or None); a message for what cannot be used
+    (a missing, corrupt or foreign table; --bag with nothing to value)."""
+    from .leaves import Leaves, LeavesError
+
+    args.leave_table = None
+    if args.bag is not None and not (_valued(args) or args.unseen):
+        return "--bag goes with --leaves, --equity, --exchanges or --unseen"
+    if args.leaves:
+        try:
+            args.leave_table = Leaves.load(args.leaves, rules)
+        except LeavesError as exc:
+            return f"--leaves: {exc}"
+    return None
 
 
 def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fmt: str) -> int:
@@ -325,7 +430,7 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
     failed = 0
     results: list[dict[str, Any]] = []  # for --format json: one array at the end
     if fmt == "tsv":
-        print(_tsv_header(True, args.words))
+        print(_tsv_header(True, args.words, _valued(args)))
     for number, line in enumerate(_read_text(args.batch).splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -347,10 +452,10 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
             print(f"error: line {number}: {result['error']}", file=sys.stderr)
         elif fmt == "table":
             print(f"line {number}: rack {position.rack}")
-            _print_table(result, moves, args.words)
+            _print_table(result, moves, args)
             print()
         elif fmt == "tsv":
-            for row in _tsv_rows(result, number):
+            for row in _tsv_rows(result, number, _valued(args)):
                 print(row)
         if fmt == "jsonl":
             print(_dumps(result), flush=True)
@@ -368,7 +473,8 @@ def _add_solve_parser(sub: Any) -> None:
         description="Find every legal play of a position (board and rack), best first.",
         epilog="Examples: gaddag-solver solve --board board.txt --rack AEINRST;  "
         'gaddag-solver solve --cgp "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0" --top 5;  '
-        "gaddag-solver solve --batch positions.cgp > results.jsonl",
+        "gaddag-solver solve --batch positions.cgp > results.jsonl;  "
+        "gaddag-solver solve --board board.txt --rack AEIRSTU --leaves my.leaves --exchanges",
     )
     p.add_argument(
         "--lexicon",
@@ -408,6 +514,46 @@ def _add_solve_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--words", action="store_true", help="also list the words each play forms, with their scores"
+    )
+    value = p.add_argument_group(
+        "equity",
+        "Equity = score + leave value. While the bag holds tiles, the leave value is what the tiles "
+        "kept are worth by the leave table (0 without one). With the bag empty there is no leave: a "
+        "play that goes out gains (going_out_bonus + going_out_penalty) times the value of the "
+        "opponent's rack, taken to be every unseen tile (twice it in english), and any other move "
+        "loses twice the value of the tiles it keeps, plus 10 points. With --leaves, --equity or "
+        "--exchanges the moves are shown with leave_value and equity columns (fields in json, jsonl "
+        "and tsv); with --leaves or --equity they are ranked by equity.",
+    )
+    value.add_argument(
+        "--leaves",
+        metavar="NAME|PATH",
+        help="leave table: a .leaves file, or NAME.leaves in the lexicon folders (see `gaddag-solver "
+        "leaves import`); a leave missing from the table is worth 0. The table must be for the "
+        "ruleset in use",
+    )
+    value.add_argument(
+        "--equity", action="store_true", help="rank by equity even without a table (every leave worth 0)"
+    )
+    value.add_argument(
+        "--exchanges",
+        action="store_true",
+        help="also list every distinct exchange (shown as 'exch TILES'; only while the bag holds at "
+        "least the ruleset's exchange minimum, 7 in english) and the pass; ranked by score unless "
+        "--leaves or --equity",
+    )
+    value.add_argument(
+        "--bag",
+        type=_count,
+        metavar="N",
+        help="tiles in the bag, when the position does not tell (default: the unseen tiles less a "
+        "full opponent's rack; the racks and opcodes of a CGP are not read for it)",
+    )
+    p.add_argument(
+        "--unseen",
+        action="store_true",
+        help="also show the unseen tiles (the bag and the opponent's rack): counts by letter, bag "
+        'size, vowels, consonants and blanks (below the table; "unseen" in json and jsonl)',
     )
     p.set_defaults(run=cmd_solve)
 
