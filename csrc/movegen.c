@@ -564,7 +564,6 @@ typedef struct shadow_side {
     int64_t cross_const;   /* cross-words' tiles, times their word premium */
     uint8_t lm[BOUND_MAX_PREMIUM + 1];                           /* empties by letter premium */
     int64_t main_cap;      /* the letter sum if each empty got the best rack tile its cross-set allows */
-    unsigned board_tiles;  /* tiles already on the board */
     int64_t cross_cap;     /* the same for the cross-words' new tiles, times their premiums */
 } shadow_side;
 
@@ -576,7 +575,6 @@ typedef struct shadow_rack {
     unsigned blanks;
     int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
     int32_t letter_value[64];   /* value of each letter on the rack */
-    int bingo_alone;            /* the full rack forms a word by itself (or might: blanks) */
     int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
 } shadow_rack;
 
@@ -617,54 +615,6 @@ static inline int64_t tile_face(const line_walk *w, uint8_t here)
 static inline void side_add_tile(shadow_side *side, const line_walk *w, uint8_t here)
 {
     side->board += tile_face(w, here);
-    side->board_tiles++;
-}
-
-/*
- * Whether a rack without blanks forms a word by itself, read from the GADDAG: a word's path
- * without the separator is the word reversed, so a search over the rack's letters finds the
- * full-rack words. A placement of the whole rack with no board tile in it gets the bonus in its
- * bound only when one exists. (Through board tiles the bonus is always allowed: the same search
- * with "one more letter" costs more than it saves.)
- */
-static int rack_word(const uint64_t *walk, const uint32_t *walk_high, uint32_t index, uint64_t letters,
-                     uint8_t *have, uint64_t have_letters, unsigned left)
-{
-    uint32_t list = gd_walk_child(walk[index]);
-    if (!list) return 0;
-    for (uint64_t options = letters & have_letters; options; options &= options - 1u) {
-        unsigned c = (unsigned)__builtin_ctzll(options);
-        uint32_t arc = gd_walk_arc(list, letters, c);
-        if (left == 1) {
-            if (gd_walk_accepts(walk[arc])) return 1;
-            continue;
-        }
-        have[c]--;
-        int found = rack_word(walk, walk_high, arc, gd_walk_letters(walk, walk_high, arc), have,
-                              have[c] ? have_letters : have_letters & ~(1ull << c), left - 1);
-        have[c]++;
-        if (found) return 1;
-    }
-    return 0;
-}
-
-static void find_bingos(const line_walk *w, shadow_rack *sr)
-{
-    sr->bingo_alone = 1;
-    if (sr->blanks || sr->tiles != w->rack_size) return; /* with blanks: assume a word */
-    uint8_t have[64];
-    memcpy(have, w->rack, sizeof have);
-    sr->bingo_alone = rack_word(w->walk, w->walk_high, 0, gd_walk_letters(w->walk, w->walk_high, 0), have,
-                                w->unused_letters, sr->tiles);
-}
-
-/* Whether a word of the whole rack may fit the placement's tiles on the board. */
-static inline int bingo_possible(const shadow_rack *sr, const shadow_side *c, const shadow_side *l,
-                                 const shadow_side *r)
-{
-    unsigned through = c->board_tiles + l->board_tiles + r->board_tiles;
-    if (through == 0) return sr->bingo_alone;
-    return 1;
 }
 
 static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
@@ -720,7 +670,7 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
             int64_t cross_cap = center.cross_cap + l->cross_cap + r->cross_cap;
             int64_t score = (center.board + l->board + r->board + (main < main_cap ? main : main_cap)) * wm +
                             center.cross_const + l->cross_const + r->cross_const + cross_cap +
-                            (k == w->rack_size && bingo_possible(sr, &center, l, r) ? w->bingo_bonus : 0);
+                            (k == w->rack_size ? w->bingo_bonus : 0);
             int64_t equity = 100 * score + sr->best_kept[k];
             if (equity > best) best = equity;
         }
@@ -842,7 +792,6 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             rack_info.values[j] = rack_info.values[j - 1];
             rack_info.values[j - 1] = t;
         }
-    find_bingos(&w, &rack_info);
     rack_info.prefix[0] = 0;
     for (unsigned i = 0; i < n_values; i++) rack_info.prefix[i + 1] = rack_info.prefix[i] + rack_info.values[i];
     for (unsigned k = 0; k <= tiles; k++) rack_info.best_kept[k] = INT32_MIN;

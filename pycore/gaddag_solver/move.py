@@ -54,8 +54,9 @@ Tile = tuple[int, int, str, bool]
 
 @dataclass(frozen=True)
 class Move:
-    """One play. Sort order (as the solver returns them): score descending, then row, col,
-    direction (across first), word."""
+    """One move: a tile play, an exchange or the pass. The solver returns them best first: by
+    equity when it values them (then score), else by score; then plays before exchanges before
+    the pass, row, col, direction (across first), word."""
 
     row: int
     col: int
