@@ -52,6 +52,7 @@ typedef struct line_walk {
      * worth (hundredths of a point); NULL when only scores are wanted */
     const int32_t *kept_value;
     uint32_t stride[64];
+    uint32_t used_index; /* sum of stride[] over the tiles placed so far, kept as the walk goes */
     int by_equity;
     /* output */
     gd_move *out;
@@ -131,14 +132,7 @@ static void emit(line_walk *w, int left, int right, int32_t score, unsigned plac
     int length = right - left + 1;
     m.score = score;
     m.equity = 100 * score;
-    if (w->kept_value) {
-        uint32_t used = 0;
-        for (unsigned k = 0; k < placed; k++) {
-            uint8_t code = w->word[w->placed_at[k]];
-            used += w->stride[(code & GD_BLANK_FLAG) ? 0 : (code & 63u)];
-        }
-        m.equity += w->kept_value[used];
-    }
+    if (w->kept_value) m.equity += w->kept_value[w->used_index];
     /* a move that ranks below the worst kept one on its first key is only counted */
     if (w->top_n && w->capacity && w->count >= (w->top_n < w->capacity ? w->top_n : w->capacity)) {
         const gd_move *worst = &w->out[0];
@@ -189,8 +183,11 @@ static void choose_blanks(line_walk *w, int left, int right, int32_t score, unsi
     if (blanks_left) {
         int32_t delta = (w->values[letter] - w->values[0]) * w->letter_multiplier[pos];
         int32_t lost = delta * w->word_multiplier_total + (w->has_cross[pos] ? delta * w->word_multiplier[pos] : 0);
+        const uint32_t as_blank = w->stride[0] - w->stride[letter];
         w->word[pos] |= GD_BLANK_FLAG;
+        w->used_index += as_blank;
         choose_blanks(w, left, right, score - lost, index + 1, blanks_left - 1, spare);
+        w->used_index -= as_blank;
         w->word[pos] &= (uint8_t)~GD_BLANK_FLAG;
     }
 }
@@ -327,6 +324,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
             /* placeable letters are ones a rack tile or a spare blank can cover */                         \
             const unsigned beyond = w->used[letter] >= w->rack[letter]; /* so a blank covers it */          \
             w->used[letter]++;                                                                              \
+            w->used_index += w->stride[letter];                                                             \
             const uint64_t unused_before = w->unused_letters;                                               \
             if (w->used[letter] >= w->rack[letter]) w->unused_letters &= ~(1ull << letter);                 \
             w->blanks_needed += beyond;                                                                     \
@@ -342,6 +340,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
             w->tiles_left++;                                                                                \
             w->blanks_needed -= beyond;                                                                     \
             w->used[letter]--;                                                                              \
+            w->used_index -= w->stride[letter];                                                             \
             w->unused_letters = unused_before;                                                              \
         }                                                                                                   \
     } while (0)
@@ -723,6 +722,8 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     w.rack_size = rules->rack_size;
     w.bingo_bonus = rules->bingo_bonus;
     w.kept_value = NULL;
+    memset(w.stride, 0, sizeof w.stride);
+    w.used_index = 0;
     w.by_equity = options ? (int)options->by_equity : 0;
     memcpy(w.values, rules->values, sizeof w.values);
     memset(w.rack, 0, sizeof w.rack);
