@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gaddag_solver import Board, CgpError, Position, PositionError, Rack, Rules, format_cgp, parse_cgp
+from gaddag_solver import CgpError, Position, PositionError, Rack, Rules, format_cgp, parse_cgp
 from gaddag_solver.alphabet import BLANK_FLAG
 from oracle import parse_positions_txt
 
@@ -58,7 +58,7 @@ def test_reference_positions_agree_with_the_grids() -> None:
 
 def test_board_from_cgp_returns_the_position() -> None:
     line = reference_lines()[2]
-    position = Board.from_cgp(line, ENGLISH)
+    position = parse_cgp(line, ENGLISH)
     assert isinstance(position, Position)
     assert position.board[5, 3] == "C"  # 3CONTROLE4 on row 6
     assert "".join(position.board[5, c] or "." for c in range(15)) == "...CONTROLE...."

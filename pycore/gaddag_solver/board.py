@@ -20,16 +20,31 @@ holds).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from .alphabet import BLANK_FLAG, Alphabet, AlphabetError
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .cgp import Position
-    from .move import Move
-    from .rack import Rack
+
+# What the board needs of the layers above it (a move, a rack), named by shape so that the board
+# imports none of them: imports point down only.
+class Placement(Protocol):
+    """A move's tiles and how it is written (gaddag_solver.move.Move)."""
+
+    tiles: Sequence[tuple[int, int, str, bool]]
+    word: str
+
+    @property
+    def coord(self) -> str: ...
+
+
+class Tiles(Protocol):
+    """A rack's tiles (gaddag_solver.rack.Rack): letters, ``?`` for a blank."""
+
+    @property
+    def tiles(self) -> Sequence[str]: ...
+
 
 EMPTY = "."
 _SQUARE_RE = re.compile(r"([A-Za-z]+)([0-9]+)")
@@ -187,13 +202,6 @@ class Board:
                     ) from None
         return cls(rules, bytes(codes))
 
-    @staticmethod
-    def from_cgp(line: str, rules: Rules) -> Position:
-        """Parse a CGP line (board, racks, scores, zero-turn count, opcodes); see :mod:`.cgp`."""
-        from .cgp import parse_cgp
-
-        return parse_cgp(line, rules)
-
     # ---- reading --------------------------------------------------------------------------
 
     @property
@@ -282,7 +290,7 @@ class Board:
 
     # ---- changing -------------------------------------------------------------------------
 
-    def play(self, move: Move) -> Board:
+    def play(self, move: Placement) -> Board:
         """A new board with the move's tiles placed (this board is unchanged).
 
         Raises PositionError if a square the move places a tile on is occupied or off the board.
@@ -352,7 +360,7 @@ class Board:
 # ---- warnings -----------------------------------------------------------------------------------
 
 
-def held_tiles(board: Board, rack: Rack | None, rules: Rules | None = None) -> list[int]:
+def held_tiles(board: Board, rack: Tiles | None, rules: Rules | None = None) -> list[int]:
     """The tiles the board and the rack hold together, counted as the core counts a set:
     ``[0]`` blanks (a blank on the board counts as a blank, not as its letter), ``[c]`` the
     tiles of letter code ``c``; ``len(alphabet) + 1`` entries."""
@@ -368,7 +376,7 @@ def held_tiles(board: Board, rack: Rack | None, rules: Rules | None = None) -> l
     return held
 
 
-def position_warnings(board: Board, rack: Rack | None, rules: Rules | None = None) -> list[str]:
+def position_warnings(board: Board, rack: Tiles | None, rules: Rules | None = None) -> list[str]:
     """What is unlikely about a position: the board and rack together hold more tiles of a letter,
     or more blanks, than the bag has. An empty list when all is plausible."""
     rules = rules or board.rules
