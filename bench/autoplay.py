@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
 
-from gaddag_solver.autoplay import Match, PlayerSpec, play_chunk, run_autoplay  # noqa: E402
+from gaddag_solver.game.autoplay import Match, PlayerSpec, play_chunk, run_autoplay  # noqa: E402
 from gaddag_solver.lexicons import ENV_VAR  # noqa: E402
 
 TARGET = 550.0  # games/s per core, equity vs equity

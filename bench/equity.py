@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "pycore"))
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
 from gaddag_solver import _core_api as core  # noqa: E402
 from gaddag_solver._binding import ffi, lib  # noqa: E402
-from gaddag_solver.cgp import parse_cgp  # noqa: E402
+from gaddag_solver.formats.cgp import parse_cgp  # noqa: E402
 from gaddag_solver.rules_core import core_rules  # noqa: E402
 
 POSITIONS = ROOT / "tests" / "data" / "sowpods" / "positions.cgp"

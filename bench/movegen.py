@@ -31,7 +31,7 @@ if sys.platform != "emscripten":  # in Pyodide the package comes from the browse
 from gaddag_solver import Lexicon, Rules  # noqa: E402
 from gaddag_solver import _core_api as core  # noqa: E402
 from gaddag_solver._binding import BINDING  # noqa: E402
-from gaddag_solver.cgp import parse_cgp  # noqa: E402
+from gaddag_solver.formats.cgp import parse_cgp  # noqa: E402
 from gaddag_solver.solver import core_rules  # noqa: E402
 
 DEFAULT_POSITIONS = ROOT / "tests" / "data" / "sowpods" / "positions.cgp"

@@ -17,13 +17,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from gaddag_solver import Rules, autoplay
+from gaddag_solver import Rules
 from gaddag_solver import _core_api as core
-from gaddag_solver.autoplay import AutoplayError, Match, PlayerSpec, pair_seed, run_autoplay
 from gaddag_solver.cli import main
-from gaddag_solver.gcg import format_gcg
+from gaddag_solver.formats.gcg import format_gcg
+from gaddag_solver.formats.leaves import Leaves
+from gaddag_solver.game import autoplay
+from gaddag_solver.game.autoplay import AutoplayError, Match, PlayerSpec, pair_seed, run_autoplay
+from gaddag_solver.game.stats import mean_interval, t95, wilson
 from gaddag_solver.lexicons import resolve_lexicon
-from gaddag_solver.stats import mean_interval, t95, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 40
@@ -178,7 +180,8 @@ def test_summary_equals_a_recomputation_from_the_games(run_one: autoplay.Autopla
 
 
 def test_dask_local_cluster_gives_the_local_results(match: Match, run_one: autoplay.AutoplayRun) -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the test extra installs it: a missing Dask fails, never skips
+
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
@@ -203,7 +206,7 @@ def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_
         check=True,
     )
     script = (
-        "from gaddag_solver import autoplay as a\n"
+        "from gaddag_solver.game import autoplay as a\n"
         "from gaddag_solver._binding import BINDING\n"
         "m = a.Match.create('sowpods', 'english', [a.PlayerSpec('equity'), a.PlayerSpec('greedy')])\n"
         f"run = a.run_autoplay(m, 6, {SEED}, workers=1, keep_games=True)\n"
@@ -222,9 +225,8 @@ def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_
 
 def test_an_all_zero_leave_table_plays_as_no_table(match: Match, tmp_path: Path) -> None:
     """equity:TABLE reaches the core: a table of zeros must play the games of plain equity."""
-    leaves = pytest.importorskip("gaddag_solver.leaves", reason="leave tables have not landed on main yet")
     path = tmp_path / "zero.leaves"
-    leaves.Leaves.zero(RULES).save(path)
+    Leaves.zero(RULES).save(path)
     with_table = Match.create(
         match.lexicon, "english", [PlayerSpec.parse(f"equity:{path}"), PlayerSpec("greedy")]
     )
@@ -281,7 +283,7 @@ def test_gcg_export_sums_to_the_final_scores(run_one: autoplay.AutoplayRun, matc
 
 
 def test_gcg_coordinates() -> None:
-    from gaddag_solver.gcg import coordinate
+    from gaddag_solver.formats.gcg import coordinate
 
     assert coordinate(7, 3, 0) == "8D" and coordinate(7, 3, 1) == "D8" and coordinate(0, 14, 1) == "O1"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from gaddag_solver import Rules, parse_cgp
 from gaddag_solver.cli import main
-from gaddag_solver.leaves import Leaves
+from gaddag_solver.formats.leaves import Leaves
 
 ENGLISH = Rules.load("english")
 EMPTY = "/".join(["15"] * 15)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from gaddag_solver import _core_api as core
 from gaddag_solver.cli import main
-from gaddag_solver.leaves import Leaves, LeavesError, resolve_leaves
+from gaddag_solver.formats.leaves import Leaves, LeavesError, resolve_leaves
 from gaddag_solver.rules import Rules
 
 ENGLISH = Rules.load("english")

@@ -35,7 +35,7 @@ else:
 
 from chromium import CHROMIUM, launch  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
-from gaddag_solver.cgp import Position, format_cgp  # noqa: E402
+from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.solver import Solver  # noqa: E402
 from static_server import static_server  # noqa: E402
 

@@ -8,9 +8,9 @@ True
 
 from .alphabet import Alphabet, AlphabetError
 from .board import Board, PositionError, PositionWarning, position_warnings, square_name
-from .cgp import CgpError, Position, format_cgp, parse_cgp
-from .game import Game, GameError, TurnRecord
-from .leaves import Leaves, LeavesError
+from .formats.cgp import CgpError, Position, format_cgp, parse_cgp
+from .formats.leaves import Leaves, LeavesError
+from .game.play import Game, GameError, TurnRecord
 from .lexicon import BuildReport, Lexicon, LexiconBuildError, LexiconFormatError, LexiconStats, build_gaddag
 from .move import Move
 from .rack import Rack, RackError

@@ -14,7 +14,7 @@ from typing import Any
 from ._core_api import CoreError
 from .alphabet import AlphabetError
 from .board import Board, PositionError, position_warnings, written
-from .cgp import parse_cgp
+from .formats.cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
 from .move import EXCHANGE, PASS, Move
@@ -145,7 +145,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_leaves(args: argparse.Namespace) -> int:
     """leaves import IN(.csv|.klv2) -o OUT.leaves / export IN.leaves [-o OUT.csv] / info IN.leaves"""
-    from .leaves import Leaves, LeavesError
+    from .formats.leaves import Leaves, LeavesError
 
     try:
         rules = Rules.load(args.leaves_rules) if args.leaves_rules else None
@@ -409,7 +409,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _load_leave_table(args: argparse.Namespace, rules: Rules) -> str | None:
     """Set ``args.leave_table`` (the --leaves table, or None); a message for what cannot be used
     (a missing, corrupt or foreign table; --bag with nothing to value)."""
-    from .leaves import Leaves, LeavesError
+    from .formats.leaves import Leaves, LeavesError
 
     args.leave_table = None
     if args.bag is not None and not (_valued(args) or args.unseen):
@@ -572,11 +572,11 @@ def _count(text: str) -> int:
 
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
-    """Self-play: games between two players, a table of results (see gaddag_solver.autoplay)."""
+    """Self-play: games between two players, a table of results (see gaddag_solver.game.autoplay)."""
     from pathlib import Path
 
-    from . import autoplay
-    from .gcg import format_gcg
+    from .formats.gcg import format_gcg
+    from .game import autoplay
     from .progress import ProgressBar
 
     try:

@@ -34,7 +34,7 @@ from .rules_core import core_rules
 from .unseen import unseen
 
 if TYPE_CHECKING:
-    from .leaves import Leaves
+    from .formats.leaves import Leaves
 
 _LETTER_MASK = 0x3F
 _TILE_MASK = _LETTER_MASK | BLANK_FLAG

@@ -37,9 +37,9 @@ from typing import Any
 
 from .alphabet import AlphabetError
 from .board import Board, PositionError, letter_tokens, position_warnings, square_name, tile_code
-from .cgp import Position
-from .cgp import format_cgp as _format_cgp
-from .cgp import parse_cgp as _parse_cgp
+from .formats.cgp import Position
+from .formats.cgp import format_cgp as _format_cgp
+from .formats.cgp import parse_cgp as _parse_cgp
 from .lexicon import Lexicon, LexiconFormatError
 from .move import MOVE_RECORD
 from .rack import Rack, RackError

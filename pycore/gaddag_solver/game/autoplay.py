@@ -1,6 +1,6 @@
 """Self-play: many games between two configured players, with statistics.
 
->>> from gaddag_solver.autoplay import Match, PlayerSpec, run_autoplay
+>>> from gaddag_solver.game.autoplay import Match, PlayerSpec, run_autoplay
 >>> match = Match.create("sowpods", "english", [PlayerSpec.parse("equity"), PlayerSpec.parse("greedy")])
 >>> run = run_autoplay(match, games=100, seed=1)  # doctest: +SKIP
 >>> run.summary.players[0].win_rate  # doctest: +SKIP
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _core_api as core
-from .lexicon import Lexicon
-from .lexicons import resolve_lexicon
-from .rules import Rules
-from .solver import check_alphabets, core_rules
+from .. import _core_api as core
+from ..lexicon import Lexicon
+from ..lexicons import resolve_lexicon
+from ..rules import Rules
+from ..solver import check_alphabets, core_rules
 from .stats import Interval, mean_interval, wilson
 
 PLAYER_KINDS = ("greedy", "equity")
@@ -92,9 +92,9 @@ class PlayerSpec:
 
 
 def _leaves_module() -> Any:
-    """gaddag_solver.leaves, imported only when a player asks for a table."""
+    """gaddag_solver.formats.leaves, imported only when a player asks for a table."""
     try:
-        from . import leaves
+        from ..formats import leaves
     except ImportError as exc:
         raise AutoplayError(f"leave tables are not available in this build ({exc})") from None
     return leaves
@@ -209,7 +209,7 @@ class _Engine:
 
 
 def load_table(player: PlayerSpec, rules: Rules) -> Any:
-    """The player's leave table (a gaddag_solver.leaves.Leaves for `rules`), or None."""
+    """The player's leave table (a gaddag_solver.formats.leaves.Leaves for `rules`), or None."""
     if player.leaves is None:
         return None
     leaves = _leaves_module()

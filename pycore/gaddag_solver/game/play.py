@@ -24,19 +24,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import _core_api as core
-from .alphabet import BLANK_FLAG
-from .board import Board, PositionError, written
-from .lexicon import Lexicon
-from .move import KIND_PLAY, MOVE_RECORD, PLAY, Move
-from .rack import BLANK, Rack
-from .rules import Rules
-from .rules_core import core_rules
-from .solver import Solver, get_solver
-from .unseen import Unseen, unseen_from_counts
+from .. import _core_api as core
+from ..alphabet import BLANK_FLAG
+from ..board import Board, PositionError, written
+from ..lexicon import Lexicon
+from ..move import KIND_PLAY, MOVE_RECORD, PLAY, Move
+from ..rack import BLANK, Rack
+from ..rules import Rules
+from ..rules_core import core_rules
+from ..solver import Solver, get_solver
+from ..unseen import Unseen, unseen_from_counts
 
 if TYPE_CHECKING:
-    from .leaves import Leaves
+    from ..formats.leaves import Leaves
 
 __all__ = ["Game", "GameError", "TurnRecord"]
 
@@ -180,7 +180,7 @@ class Game:
 
     def to_gcg(self, names: tuple[str, str] = ("player1", "player2"), title: str | None = None) -> str:
         """The game so far as GCG text."""
-        from .gcg import format_gcg
+        from ..formats.gcg import format_gcg
 
         return format_gcg(core.read_game(self._state.game), self.rules, names, title)
 

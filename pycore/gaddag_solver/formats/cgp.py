@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .alphabet import AlphabetError
-from .board import Board, PositionError, letter_tokens, square_name, tile_code, written
-from .rack import Rack
-from .rules import Rules
+from ..alphabet import AlphabetError
+from ..board import Board, PositionError, letter_tokens, square_name, tile_code, written
+from ..rack import Rack
+from ..rules import Rules
 
 _SCORES_RE = re.compile(r"(-?\d+)/(-?\d+)")
 _INT_RE = re.compile(r"\d+")

@@ -21,11 +21,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import _core_api as core
-from .alphabet import AlphabetError
-from .lexicons import find_named_file, lexicon_dirs
-from .rack import BLANK, RackError, parse_tiles
-from .rules import Rules, RulesError
+from .. import _core_api as core
+from ..alphabet import AlphabetError
+from ..lexicons import find_named_file, lexicon_dirs
+from ..rack import BLANK, RackError, parse_tiles
+from ..rules import Rules, RulesError
 
 SUFFIX = ".leaves"
 MAX_HUNDREDTHS = 32767  # int16, with -32768 reserved: values are ±327.67

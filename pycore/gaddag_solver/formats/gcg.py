@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from . import _core_api as core
-from .board import column_name
-from .rules import Rules
+from .. import _core_api as core
+from ..board import column_name
+from ..rules import Rules
 
 BLANK = "?"
 _ON_BOARD = 64
