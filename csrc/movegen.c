@@ -295,6 +295,12 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
     }
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
 /* Reads or places the letter at `pos`, then hands over to `next`. Written once as a macro
  * body for both directions so the hot loop stays free of an indirect call. */
 #define PLACE_OR_FOLLOW(NEXT_CALL)                                                                          \
@@ -317,6 +323,10 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         const int crossing = w->has_cross[pos];                                                             \
         const int32_t cross_base = w->cross_score[pos];                                                     \
         uint64_t pending = letters & placeable(w, pos);                                                     \
+        /* the lists the candidates lead to are scattered: ask for them all before the first */            \
+        for (uint64_t ahead = pending; ahead; ahead &= ahead - 1u)                                          \
+            PREFETCH(&w->walk[gd_walk_child(w->walk[gd_walk_arc(list, letters,                                \
+                                                                 (unsigned)__builtin_ctzll(ahead))])]);     \
         while (pending) {                                                                                   \
             const unsigned letter = (unsigned)__builtin_ctzll(pending);                                     \
             pending &= pending - 1u;                                                                        \
