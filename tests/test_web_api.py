@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -638,3 +639,33 @@ def _scaled(value: object, sign: int) -> object:
         return tuple(sign * part for part in value)
     assert isinstance(value, int | float)
     return sign * value
+
+
+def test_site_manifest_ships_valid_leave_tables(table: Leaves, tmp_path: Path) -> None:
+    """scripts/build_site.py: every valid table, listed with its ruleset; a damaged one left out;
+    a name in an earlier folder wins."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_site
+    finally:
+        sys.path.pop(0)
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    table.save(first / "english-small.leaves")
+    Leaves.from_csv("A,1\n", Rules.load("wwf")).save(second / "wwf-small.leaves")
+    (second / "english-small.leaves").write_bytes(b"not this one")
+    (second / "broken.leaves").write_bytes(table.to_bytes()[:-10])
+    paths = build_site.named_files([first, second], ".leaves")
+    assert [path.parent.name + "/" + path.name for path in paths] == [
+        "second/broken.leaves",
+        "first/english-small.leaves",
+        "second/wwf-small.leaves",
+    ]
+    kept, entries = build_site.leaves_manifest(paths)
+    assert kept == paths[1:]
+    assert [(entry["name"], entry["rules"], entry["file"]) for entry in entries] == [
+        ("english-small", "english", "lexicons/english-small.leaves"),
+        ("wwf-small", "wwf", "lexicons/wwf-small.leaves"),
+    ]
+    assert entries[0]["entries"] == len(table) and entries[0]["bytes"] == len(table.to_bytes())
