@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assemble the static site in build/site/: the page, Pyodide, our wheel, lexicons and data.
 
-    python scripts/build_site.py [--out build/site] [--force]
+    python scripts/build_site.py [--out build/site] [--force] [--lexicons DIR ...]
 
 What goes in (every URL in the page is relative, so the folder works from any static host):
 
@@ -11,11 +11,15 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
 | wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
-| lexicons.json | per lexicon: name, the rulesets it fits, words, bytes (read with Lexicon.load) |
+| lexicons/NAME.leaves | lexicons/*.leaves whose ruleset is shipped (others, and damaged ones, are left out) |
+| lexicons.json | per lexicon: name, the rulesets it fits, words, bytes (read with Lexicon.load); |
+| | per leave table (``leaves``): name, its ruleset, entries, bytes (read with Leaves.load) |
 | rules.json | every shipped ruleset as the page draws it (Rules.load; gaddag_solver.web_api.rules_data) |
 | site.json | the wheel's path and the versions |
 
 Files already up to date are left alone; files that no longer belong are removed.
+``--lexicons DIR`` (repeatable) takes lexicons and leave tables from those folders instead of
+lexicons/ (a name found in an earlier folder wins): how the tests ship a small leave table.
 """
 
 from __future__ import annotations
@@ -70,6 +74,36 @@ def pyodide_version() -> str:
         return json.loads((PYODIDE / "package.json").read_text())["version"]
     except (OSError, KeyError, ValueError):
         return "unknown"
+
+
+def named_files(folders: list[Path], suffix: str) -> list[Path]:
+    """``*suffix`` files of the folders, by name; a name in an earlier folder wins."""
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for path in sorted(folder.glob(f"*{suffix}")):
+            if path.is_file():
+                found.setdefault(path.name, path)
+    return [found[name] for name in sorted(found)]
+
+
+def leaves_manifest(paths: list[Path]) -> tuple[list[Path], list[dict[str, object]]]:
+    """The leave tables worth shipping (valid, for a shipped ruleset) and their entries."""
+    from gaddag_solver.leaves import Leaves, LeavesError
+    from gaddag_solver.web_api import leaves_info
+
+    kept: list[Path] = []
+    entries = []
+    for path in paths:
+        try:
+            table = Leaves.load(path)  # refuses a table whose ruleset is not shipped
+        except LeavesError as error:
+            log(f"warning: {path.name} is left out: {error}")
+            continue
+        entry = leaves_info(path.name.removesuffix(".leaves"), table)
+        entry["file"] = f"lexicons/{path.name}"
+        kept.append(path)
+        entries.append(entry)
+    return kept, entries
 
 
 def lexicon_manifest(paths: list[Path]) -> list[dict[str, object]]:
@@ -129,8 +163,9 @@ class Sync:
         return removed
 
 
-def build(out: Path = DEFAULT_OUT, force: bool = False) -> Path:
-    """Assemble the site in ``out``; returns ``out``."""
+def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path] | None = None) -> Path:
+    """Assemble the site in ``out`` with the lexicons and leave tables of ``lexicon_dirs``
+    (default: lexicons/); returns ``out``."""
     from gaddag_solver.web_api import all_rules_data
 
     started = time.perf_counter()
@@ -141,10 +176,12 @@ def build(out: Path = DEFAULT_OUT, force: bool = False) -> Path:
             "(scripts/setup_env.sh does)"
         )
     wheel = build_wheel(force)
-    lexicon_paths = sorted(LEXICONS.glob("*.gaddag"))
+    folders = list(lexicon_dirs) if lexicon_dirs else [LEXICONS]
+    lexicon_paths = named_files(folders, ".gaddag")
+    leaves_paths, leaves_entries = leaves_manifest(named_files(folders, ".leaves"))
     if not lexicon_paths:
         log(
-            f"warning: no lexicons in {LEXICONS}: the page can draw boards but not solve "
+            f"warning: no lexicons in {', '.join(map(str, folders))}: the page can draw boards but not solve "
             "(python scripts/build_default_lexicons.py builds the default ones)"
         )
 
@@ -156,17 +193,19 @@ def build(out: Path = DEFAULT_OUT, force: bool = False) -> Path:
     for name in PYODIDE_FILES:
         sync.copy(PYODIDE / name, f"pyodide/{name}")
     sync.copy(wheel, f"wheels/{wheel.name}")
-    for path in lexicon_paths:
+    for path in lexicon_paths + leaves_paths:
         sync.copy(path, f"lexicons/{path.name}")
 
-    sync.write("lexicons.json", json.dumps({"lexicons": lexicon_manifest(lexicon_paths)}, indent=1) + "\n")
+    manifest = {"lexicons": lexicon_manifest(lexicon_paths), "leaves": leaves_entries}
+    sync.write("lexicons.json", json.dumps(manifest, indent=1) + "\n")
     sync.write("rules.json", json.dumps(all_rules_data(), ensure_ascii=False, indent=1) + "\n")
     site = {"wheel": f"wheels/{wheel.name}", "pyodide": pyodide_version(), "pyodide_dir": "pyodide/"}
     sync.write("site.json", json.dumps(site, indent=1) + "\n")
     removed = sync.prune()
     log(
         f"site {out}: {sync.copied} files written, {sync.kept} up to date, {removed} removed "
-        f"({len(lexicon_paths)} lexicons) in {time.perf_counter() - started:.2f} s"
+        f"({len(lexicon_paths)} lexicons, {len(leaves_paths)} leave tables) in "
+        f"{time.perf_counter() - started:.2f} s"
     )
     return out
 
@@ -175,8 +214,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default build/site)")
     parser.add_argument("--force", action="store_true", help="rebuild the wheel even when up to date")
+    parser.add_argument(
+        "--lexicons",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="take lexicons and leave tables from DIR (repeatable; default lexicons/)",
+    )
     args = parser.parse_args()
-    build(args.out.resolve(), args.force)
+    build(args.out.resolve(), args.force, [folder.resolve() for folder in args.lexicons or []])
     return 0
 
 

@@ -5,7 +5,9 @@ A player's path: the page boots offline (no request leaves 127.0.0.1); a mid-gam
 a rack are typed on the keyboard; the listed moves and scores are the native engine's (the
 same lexicon through the cffi binding); a move is previewed and played; racks with blanks; bad
 input is reported without losing what was typed; a reload keeps the board; CGP goes out and
-comes back. Screenshots of the main states go to test-artifacts/web/.
+comes back. With a small leave table (a second site, scripts/build_site.py --lexicons): equity
+as the native Solver values it, exchanges and the pass, the unseen-tiles panel kept current.
+Screenshots of the main states go to test-artifacts/web/.
 
 Needs /usr/bin/chromium (apt-get install chromium), the playwright package and Pyodide in
 node_modules (npm ci); scripts/setup_env.sh installs all three. The site is (re)built first
@@ -36,7 +38,11 @@ else:
 from chromium import CHROMIUM, launch  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
+from gaddag_solver.formats.leaves import Leaves  # noqa: E402
+from gaddag_solver.game import Game  # noqa: E402
 from gaddag_solver.solver import Solver  # noqa: E402
+from gaddag_solver.unseen import unseen  # noqa: E402
+from leave_csv import sample_csv  # noqa: E402
 from static_server import static_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,15 +69,19 @@ def examples() -> list[tuple[list[str], str]]:
 # ---- fixtures ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site() -> Path:
+def build_site(out: Path, lexicon_dirs: list[Path] | None = None) -> Path:
+    """scripts/build_site.py's build (incremental)."""
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
-        import build_site
+        import build_site as script
     finally:
         sys.path.pop(0)
-    build_site.build(SITE)
-    return SITE
+    return script.build(out, lexicon_dirs=lexicon_dirs)
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    return build_site(SITE)
 
 
 @pytest.fixture(scope="module")
@@ -467,22 +477,277 @@ def test_phone_width(browser: object, server: str) -> None:
     page = Page(browser, server, viewport={"width": 390, "height": 844}).open()
     try:
         rows, rack = examples()[1]
-        # the position comes in through the page's own storage, as after an earlier visit
-        state = {
-            "rules": "english",
-            "lexicon": {"english": LEXICON},
-            "boards": {"english": rows},
-            "rack": rack,
-        }
-        page.page.evaluate(f"localStorage.setItem('gaddag-solver/v1', {json.dumps(json.dumps(state))})")
-        page.page.reload()
-        page.page.wait_for_selector("body[data-board-ready]")
-        page.wait_ready()
+        open_position(page, rows, rack)  # through the page's own storage
         page.solve_with_enter()
         width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width
         board_box = page.page.locator("#board").bounding_box()
         assert board_box["width"] <= 390
         page.shot("09-phone.png")
+    finally:
+        page.close()
+
+
+# ---- equity: a small leave table, exchanges and the pass, the unseen tiles ----------------------
+
+SITE_EQUITY = ROOT / "build" / "site-equity"
+TABLE = "small"  # lexicons/small.leaves in the equity site, from tests/leave_csv.py
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Leaves]:
+    """The small table, saved as small.leaves in a folder of its own."""
+    folder = tmp_path_factory.mktemp("leaves")
+    leaves = Leaves.from_csv(sample_csv(ENGLISH), ENGLISH)
+    leaves.save(folder / f"{TABLE}.leaves")
+    return folder, leaves
+
+
+@pytest.fixture(scope="module")
+def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
+    """A second site: the usual lexicons and the small table (build_site.py --lexicons)."""
+    build_site(SITE_EQUITY, [ROOT / "lexicons", table[0]])
+    manifest = json.loads((SITE_EQUITY / "lexicons.json").read_text())
+    assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [(TABLE, "english")]
+    with static_server(SITE_EQUITY) as url:
+        yield url
+
+
+def open_position(page: Page, rows: list[str], rack: str, **choices: object) -> None:
+    """Start the page on a position (as after an earlier visit: through its own storage)."""
+    state = {
+        "rules": "english",
+        "lexicon": {"english": LEXICON},
+        "boards": {"english": rows},
+        "rack": rack,
+        **choices,
+    }
+    page.page.evaluate(f"localStorage.setItem('gaddag-solver/v1', {json.dumps(json.dumps(state))})")
+    page.page.reload()
+    page.page.wait_for_selector("body[data-board-ready]")
+    page.wait_ready()
+
+
+def unseen_shown(page: Page, expected: dict) -> dict:
+    """The unseen panel once it shows ``expected`` (waited for), read back from the page."""
+    want = json.dumps({"bag": expected["bag"], "counts": expected["counts"]}, separators=(",", ":"))
+    page.page.wait_for_function(
+        """(want) => {
+            const cells = [...document.querySelectorAll('#unseen-grid .u-cell')];
+            const counts = Object.fromEntries(cells.map((c) => [c.dataset.letter, Number(c.dataset.count)]));
+            const bag = Number(document.querySelector('#unseen').dataset.bag);
+            return JSON.stringify({ bag, counts }) === want;
+        }""",
+        arg=want,
+        timeout=20_000,
+    )
+    return page.page.evaluate(
+        """() => ({
+            counts: Object.fromEntries([...document.querySelectorAll('#unseen-grid .u-cell')]
+                .map((c) => [c.dataset.letter, Number(c.dataset.count)])),
+            summary: Object.fromEntries([...document.querySelectorAll('#unseen-summary [data-key]')]
+                .map((s) => [s.dataset.key, Number(s.querySelector('b').textContent)])),
+        })"""
+    )
+
+
+def equity_cells(page: Page) -> list[tuple[str, float, float]]:
+    """(word cell, equity, leave value) of the rows drawn, top first."""
+    rows = page.page.evaluate(
+        """() => [...document.querySelectorAll('.results-scroll .row')]
+            .sort((a, b) => a.dataset.pos - b.dataset.pos)
+            .map(row => [row.querySelector('.c-word').textContent, row.querySelector('.c-eq').textContent,
+                         row.querySelector('.c-lv').textContent])"""
+    )
+    number = lambda text: float(text.replace("−", "-").replace("+", ""))  # noqa: E731
+    return [(word, number(eq), number(lv)) for word, eq, lv in rows]
+
+
+def native_dicts(solver: Solver, rows: list[str], rack: str, **options: object) -> list[dict]:
+    moves = solver.solve(Board.from_rows(rows, ENGLISH), rack, warn=False, **options)
+    return [
+        {
+            **move.to_dict(),
+            "tiles": [[r, c, letter, blank] for r, c, letter, blank in move.tiles],
+            "length": move.length,
+        }
+        for move in moves
+    ]
+
+
+def test_equity_with_a_small_table(
+    browser: object, equity_server: str, native: Solver, table: tuple[Path, Leaves]
+) -> None:
+    leaves = table[1]
+    rows, rack = examples()[1]
+    page = Page(browser, equity_server).open()
+    try:
+        open_position(page, rows, rack)
+        # the table is the default choice; exchanges are off until toggled
+        assert page.page.input_value("#leaves-select") == TABLE
+        options = page.page.locator("#leaves-select option").all_inner_texts()
+        assert options[0].startswith("none") and options[1].startswith(TABLE) and len(options) == 2
+        assert not page.page.is_checked("#exchanges")
+        board = Board.from_rows(rows, ENGLISH)
+        expected_unseen = unseen(board, Rack(rack, ENGLISH), ENGLISH).to_dict()
+        panel = unseen_shown(page, expected_unseen)  # before any solve: the page asks the worker
+        assert panel["counts"] == expected_unseen["counts"]
+        assert panel["summary"] == {
+            key: expected_unseen[key] for key in ("bag", "total", "vowels", "consonants", "blanks")
+        }
+
+        page.solve_with_enter()
+        expected = native_dicts(native, rows, rack, leaves=leaves)
+        assert page.page.get_attribute("#results .c-eq", "aria-sort") == "descending"
+        assert page.shown(None) and len(page.shown()) == len(expected)
+        shown = page.page.evaluate("window.gaddag.shownMoves(300)")
+        assert shown == expected[:300]
+        best = native.solve(board, rack, top=1, warn=False, leaves=leaves)[0]
+        cells = equity_cells(page)
+        assert cells[0][1] == best.equity == max(move["equity"] for move in expected)
+        assert [eq for _, eq, _ in cells] == sorted((eq for _, eq, _ in cells), reverse=True)
+        for (_, eq, lv), move in zip(cells, expected, strict=False):
+            assert (eq, lv) == (move["equity"], move["leave_value"])
+        assert not any(word.startswith(("exch", "pass")) for word, _, _ in cells)
+        page.shot("10-equity.png")
+
+        # exchanges and the pass, when toggled
+        page.page.check("#exchanges")
+        assert not page.page.locator("#results-note").is_hidden()  # the list is stale now
+        page.solve_with_enter()
+        expected = native_dicts(native, rows, rack, leaves=leaves, exchanges=True)
+        listed = page.page.evaluate("window.gaddag.shownMoves(Infinity)")
+        assert listed == expected
+        kinds = [move.get("kind", "play") for move in listed]
+        assert kinds.count("exchange") == 127 and kinds.count("pass") == 1
+        page.page.fill("#filter", "")
+        first_exchange = kinds.index("exchange")
+        exchange = expected[first_exchange]
+        page.page.eval_on_selector(".results-scroll", f"el => {{ el.scrollTop = {first_exchange} * 34; }}")
+        row = page.page.locator(f".results-scroll .row[data-pos='{first_exchange}']")
+        row.wait_for()
+        assert row.locator(".c-word").inner_text() == f"exch {exchange['exchanged']}"
+        row.hover()
+        assert page.page.locator("#board .sq.preview").count() == 0  # an exchange places nothing
+        page.shot("11-exchanges.png")
+        row.locator("button.play").click()
+        assert page.board_rows() == rows
+        assert page.page.input_value("#rack") == exchange["leave"]
+        after = unseen(board, Rack(exchange["leave"], ENGLISH), ENGLISH).to_dict()
+        assert unseen_shown(page, after)["counts"] == after["counts"]
+        assert "Exchanged" in page.page.inner_text("#status-text")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_playing_updates_the_unseen_tiles(
+    browser: object, equity_server: str, native: Solver, table: tuple[Path, Leaves]
+) -> None:
+    rows, rack = examples()[2]
+    page = Page(browser, equity_server).open()
+    try:
+        open_position(page, rows, rack, exchanges=True)
+        page.solve_with_enter()
+        board = Board.from_rows(rows, ENGLISH)
+        best = native.solve(board, rack, top=1, warn=False, leaves=table[1], exchanges=True)[0]
+        top = page.page.locator(".results-scroll .row[data-pos='0']")
+        top.hover()
+        assert page.page.locator("#board .sq.preview").count() == len(best.tiles)
+        top.locator("button.play").click()
+        after = board.play(best)
+        assert page.board_rows() == after.to_rows()
+        assert page.page.input_value("#rack") == best.leave
+        expected = unseen(after, Rack(best.leave, ENGLISH), ENGLISH).to_dict()
+        panel = unseen_shown(page, expected)
+        assert panel["counts"] == expected["counts"] and panel["summary"]["bag"] == expected["bag"]
+        # editing the rack and the board keeps it current too
+        page.set_rack(best.leave + "QZ")
+        with_qz = unseen(after, Rack(best.leave + "QZ", ENGLISH), ENGLISH).to_dict()
+        assert unseen_shown(page, with_qz)["counts"]["Q"] == 0
+        page.click_square(0, 0, "across")
+        page.type_tiles("Z")  # a second Z: more than the set holds
+        codes = bytearray(after.codes())
+        codes[0] = ENGLISH.alphabet.code("Z")
+        floating = Board(ENGLISH, bytes(codes), check=False)
+        too_many = unseen(floating, Rack(best.leave + "QZ", ENGLISH), ENGLISH).to_dict()
+        unseen_shown(page, too_many)
+        warning = page.page.locator("#unseen-warnings")
+        warning.wait_for(state="visible")
+        assert too_many["warnings"] and too_many["warnings"][0] in warning.inner_text()
+        page.shot("12-unseen-warning.png")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def late_game(lexicon: Lexicon, seed: int = 7) -> Game:
+    """A game played by the engine until fewer tiles than an exchange needs are left in the bag."""
+    game = Game.new(lexicon, ENGLISH, seed=seed)
+    while game.bag_count >= ENGLISH.exchange_minimum and not game.over:
+        game.play(game.best_move("greedy"))
+    assert 0 < game.bag_count < ENGLISH.exchange_minimum, game.bag_count
+    return game
+
+
+def test_no_exchanges_when_the_bag_runs_low(
+    browser: object, equity_server: str, native: Solver, table: tuple[Path, Leaves]
+) -> None:
+    game = late_game(native.lexicon)
+    rows, rack = game.board.to_rows(), str(game.rack())
+    page = Page(browser, equity_server).open()
+    try:
+        open_position(page, rows, rack, exchanges=True)
+        expected_unseen = unseen(game.board, game.rack(), ENGLISH).to_dict()
+        assert expected_unseen["bag"] == game.bag_count
+        panel = unseen_shown(page, expected_unseen)
+        assert panel["summary"]["bag"] == game.bag_count
+        page.solve_with_enter()
+        listed = page.page.evaluate("window.gaddag.shownMoves(Infinity)")
+        expected = native_dicts(native, rows, rack, leaves=table[1], exchanges=True)
+        assert listed == expected
+        kinds = [move.get("kind", "play") for move in listed]
+        assert "exchange" not in kinds and kinds.count("pass") == 1
+        assert "No exchanges" in page.page.inner_text("#results-note")
+        # pass: nothing changes
+        at = kinds.index("pass")
+        page.page.eval_on_selector(".results-scroll", f"el => {{ el.scrollTop = {at} * 34; }}")
+        row = page.page.locator(f".results-scroll .row[data-pos='{at}']")
+        row.wait_for()
+        assert row.locator(".c-word").inner_text() == "pass"
+        row.locator("button.play").click()
+        assert page.board_rows() == rows and page.page.input_value("#rack") == rack
+        assert "Passed" in page.page.inner_text("#status-text")
+        page.shot("13-late-game.png")
+        # no table: ranked by score, no equity columns
+        page.page.select_option("#leaves-select", "")
+        page.solve_with_enter()
+        assert page.page.locator("#results .c-eq").first.is_hidden()
+        assert page.shown(5) == [
+            (m["coord"], m["word"], m["score"], m["tiles_used"], m["leave"])
+            for m in native_dicts(native, rows, rack, exchanges=True)[:5]
+        ]
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_equity_on_a_phone(browser: object, equity_server: str) -> None:
+    rows, rack = examples()[1]
+    page = Page(browser, equity_server, viewport={"width": 390, "height": 844}).open()
+    try:
+        open_position(page, rows, rack, exchanges=True)
+        page.solve_with_enter()
+        width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        for selector in (
+            ".results-scroll .row[data-pos='0'] .c-eq",
+            ".results-scroll .row[data-pos='0'] .c-lv",
+        ):
+            box = page.page.locator(selector).bounding_box()
+            assert box and box["x"] + box["width"] <= 390
+        page.shot("14-phone-equity.png")
+        page.page.locator("#unseen").scroll_into_view_if_needed()
+        page.page.screenshot(path=str(ARTIFACTS / "15-phone-unseen.png"))
     finally:
         page.close()

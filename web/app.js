@@ -1,12 +1,13 @@
-// The page: wires the board editor, the rack, the selectors, CGP import/export and the move
-// list to the solver worker, and keeps the position across reloads (localStorage).
+// The page: wires the board editor, the rack, the selectors (rules, lexicon, leave table,
+// exchanges), CGP import/export, the unseen-tiles panel and the move list to the solver worker,
+// and keeps the position across reloads (localStorage).
 //
 // The worker is started first thing, so Pyodide boots while the board is drawn; the main
 // thread never waits on it — a request made before it is ready is answered when it is.
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
-import { MoveList, SORTS, written } from "./moves.js";
-import { ResultsView } from "./results.js";
+import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { ResultsView, points } from "./results.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -116,7 +117,12 @@ function loadState() {
     return {};
   }
 }
-const state = Object.assign({ rules: null, lexicon: {}, boards: {}, rack: "", sort: null, filter: "" }, loadState());
+const state = Object.assign(
+  { rules: null, lexicon: {}, leaves: {}, exchanges: false, boards: {}, rack: "", sorts: {}, filter: "" },
+  loadState(),
+);
+// The sort of each kind of list: "equity" (moves valued by a leave table) and "score" (not).
+const DEFAULT_SORTS = { equity: { key: "equity", descending: true }, score: { key: "score", descending: true } };
 
 function saveState() {
   try {
@@ -130,6 +136,7 @@ function saveState() {
 
 let rulesets = new Map(); // name -> rules data (rules.json)
 let lexicons = []; // lexicons.json entries
+let leaveTables = []; // lexicons.json "leaves" entries
 let rules = null; // current ruleset
 let lexicon = null; // current lexicon name (null: none built for these rules)
 let normalize = (text) => text.toUpperCase();
@@ -160,7 +167,7 @@ const results = new ResultsView($("results"), {
   },
   onPlay: (index) => play(index),
   onSort: (key, descending) => {
-    state.sort = { key, descending };
+    if (shown) state.sorts[shown.list.rankKey] = { key, descending };
     saveState();
     updateSummary();
   },
@@ -169,7 +176,13 @@ const results = new ResultsView($("results"), {
 
 // ---- errors ------------------------------------------------------------------------------------
 
-const ERROR_FIELDS = { board: "board-error", rack: "rack-error", lexicon: "lexicon-error", cgp: "cgp-error" };
+const ERROR_FIELDS = {
+  board: "board-error",
+  rack: "rack-error",
+  lexicon: "lexicon-error",
+  leaves: "leaves-error",
+  cgp: "cgp-error",
+};
 
 function showError(field, text) {
   const id = ERROR_FIELDS[field];
@@ -261,6 +274,48 @@ function fillLexiconSelect() {
   }
 }
 
+function tablesFor(ruleset) {
+  return leaveTables.filter((entry) => entry.rules === ruleset.name).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The Leaves choice: none, or each table for the current ruleset (the first is the default). */
+function fillLeavesSelect() {
+  const select = $("leaves-select");
+  select.replaceChildren();
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = "none (rank by score)";
+  select.append(none);
+  const tables = tablesFor(rules);
+  for (const entry of tables) {
+    const option = document.createElement("option");
+    option.value = entry.name;
+    option.textContent = `${entry.name} (${describeBytes(entry.bytes)})`;
+    select.append(option);
+  }
+  select.disabled = tables.length === 0;
+  const wanted = state.leaves[rules.name];
+  const chosen = wanted === undefined ? tables[0]?.name : tables.find((entry) => entry.name === wanted)?.name;
+  select.value = chosen ?? "";
+  $("leaves-help").textContent = tables.length
+    ? "A leave table values the tiles a move keeps: equity = score + leave value, and the moves are ranked by it."
+    : `No leave table for ${rules.title} is built here: moves are ranked by score.`;
+}
+
+/** The leave table chosen (a name), or null. */
+function chosenLeaves() {
+  return $("leaves-select").value || null;
+}
+
+function preloadLeaves() {
+  hideError("leaves");
+  const name = chosenLeaves();
+  if (!name) return;
+  request("load_leaves", { leaves: name, rules: rules.name }).catch((error) => {
+    if (chosenLeaves() === name) showError("leaves", error.message);
+  });
+}
+
 function chooseLexicon({ quiet = false } = {}) {
   const fitting = lexiconsFor(rules);
   const wanted = state.lexicon[rules.name];
@@ -340,25 +395,35 @@ function setRules(name, { initial = false } = {}) {
     `${rules.title} board, ${rules.rows} rows by ${rules.cols} columns`,
   );
   fillLexiconSelect();
+  fillLeavesSelect();
   shown = null;
   results.show(null);
   updateSummary();
   hideError("board");
   hideError("lexicon");
   chooseLexicon({ quiet: false });
+  preloadLeaves();
 }
 
 // ---- the position ------------------------------------------------------------------------------
 
 function currentRequest() {
-  return { lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value };
+  return {
+    lexicon,
+    rules: rules.name,
+    board: board.rowsText(),
+    rack: $("rack").value,
+    leaves: chosenLeaves(),
+    exchanges: $("exchanges").checked,
+  };
 }
 
 function keyOf(req) {
-  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack]);
+  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack, req.leaves, req.exchanges]);
 }
 
 function positionChanged() {
+  scheduleUnseen();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
   if (stale !== results.stale) {
@@ -376,6 +441,80 @@ function positionChanged() {
   }
 }
 
+// ---- the unseen tiles ---------------------------------------------------------------------------
+
+let unseenTimer = 0;
+let unseenSeq = 0;
+
+/** Ask the worker for the unseen tiles of the position as it is now (soon, once per burst of
+ * edits); the answer is drawn only if nothing changed meanwhile. */
+function scheduleUnseen() {
+  clearTimeout(unseenTimer);
+  const seq = ++unseenSeq;
+  unseenTimer = setTimeout(async () => {
+    const req = { rules: rules.name, board: board.rowsText(), rack: $("rack").value };
+    try {
+      const { result } = await request("unseen", req);
+      if (seq === unseenSeq) showUnseen(result);
+    } catch (error) {
+      if (seq === unseenSeq) showUnseen(null, error);
+    }
+  }, 60);
+}
+
+/** Draw the panel: a cell per letter (and ? for the blanks), the bag and the split. */
+function showUnseen(unseen, error = null) {
+  const panel = $("unseen");
+  const grid = $("unseen-grid");
+  const note = $("unseen-note");
+  if (!unseen) {
+    note.textContent = error.field === "rack" ? `The rack is not counted: ${error.message}` : error.message;
+    note.hidden = false;
+    panel.dataset.state = "error";
+    return;
+  }
+  note.hidden = true;
+  const cells = [];
+  for (const [letter, count] of Object.entries(unseen.counts)) {
+    const cell = document.createElement("div");
+    cell.className = count ? "u-cell" : "u-cell none";
+    cell.setAttribute("role", "listitem");
+    cell.dataset.letter = letter;
+    cell.dataset.count = count;
+    cell.setAttribute("aria-label", `${letter === "?" ? "blanks" : letter}: ${count}`);
+    const name = document.createElement("span");
+    name.className = "u-letter";
+    name.textContent = letter;
+    const number = document.createElement("span");
+    number.className = "u-count";
+    number.textContent = String(count);
+    cell.append(name, number);
+    cells.push(cell);
+  }
+  grid.replaceChildren(...cells);
+  const minimum = unseen.exchange_minimum ?? rules.exchange_minimum;
+  const summary = $("unseen-summary");
+  summary.replaceChildren();
+  const part = (label, value, key) => {
+    const span = document.createElement("span");
+    span.dataset.key = key;
+    span.append(`${label} `, Object.assign(document.createElement("b"), { textContent: String(value) }));
+    summary.append(span);
+  };
+  part("bag", unseen.bag, "bag");
+  part("unseen", unseen.total, "total");
+  part("vowels", unseen.vowels, "vowels");
+  part("consonants", unseen.consonants, "consonants");
+  part("blanks", unseen.blanks, "blanks");
+  panel.dataset.state = "ready";
+  panel.dataset.bag = String(unseen.bag);
+  panel.classList.toggle("low-bag", unseen.bag < minimum);
+  $("unseen").title = unseen.bag < minimum ? `Fewer than ${minimum} tiles in the bag: no exchanges` : "";
+  const warnings = $("unseen-warnings");
+  warnings.textContent = (unseen.warnings || []).join(" ");
+  warnings.hidden = !warnings.textContent;
+}
+
 function updateSummary() {
   const summary = $("results-summary");
   if (!shown) {
@@ -386,7 +525,8 @@ function updateSummary() {
   const showing = results.view.length;
   const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
   const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms` : "";
-  summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${time}`;
+  const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
+  summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${table}${time}`;
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
 }
@@ -423,11 +563,21 @@ async function solve() {
   }
   if (seq !== solveSeq) return;
   const { result, records } = answer;
-  const list = new MoveList(records || new ArrayBuffer(0), result.count, rules.letters, result.rack);
+  const list = new MoveList(records || new ArrayBuffer(0), result.count, rules.letters, result.rack, {
+    valued: result.valued,
+    byEquity: result.by_equity,
+  });
   shown = { list, key: keyOf(req), request: req };
-  results.show(list);
+  let sort = state.sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
+  if (!SORTS[sort.key] || (sort.key === "equity" && !list.byEquity)) sort = DEFAULT_SORTS.score;
+  results.show(list, { key: sort.key, descending: Boolean(sort.descending) });
+  if (seq === solveSeq && keyOf(currentRequest()) === shown.key) showUnseen(result.unseen);
+  const noExchanges = req.exchanges && result.bag < result.exchange_minimum;
   const note = $("results-note");
-  note.dataset.warnings = (result.warnings || []).join(" ");
+  note.dataset.warnings = [
+    ...(result.warnings || []),
+    ...(noExchanges ? [`No exchanges: the bag holds ${result.bag}, fewer than ${result.exchange_minimum}.`] : []),
+  ].join(" ");
   note.textContent = note.dataset.warnings;
   note.hidden = !note.dataset.warnings;
   lastSolve = null;
@@ -462,6 +612,14 @@ function removeTiles(rackText, used) {
 function play(index) {
   if (!shown || results.stale) return;
   const list = shown.list;
+  const rack = $("rack");
+  const kind = list.kind[index];
+  if (kind === PASS) {
+    board.preview(null);
+    setStatus("Passed: the board and the rack are as they were.");
+    rack.focus();
+    return;
+  }
   const tiles = list.tiles(index);
   for (const [r, c] of tiles) {
     if (board.cells[board.index(r, c)]) {
@@ -470,14 +628,21 @@ function play(index) {
     }
   }
   for (const [r, c, letter, blank] of tiles) board.cells[board.index(r, c)] = { letter, blank };
-  const rack = $("rack");
-  rack.value = removeTiles(rack.value, list.used(index));
+  rack.value = removeTiles(rack.value, list.spent(index));
   state.rack = rack.value;
   state.boards[rules.name] = board.rowsText();
   saveState();
   board.preview(null);
   positionChanged();
-  setStatus(`Played ${list.coord(index)} ${list.word(index)} for ${list.score[index]}. Refill the rack and solve again.`);
+  const equity = list.byEquity ? ` (equity ${points(list.equityPoints(index))})` : "";
+  if (kind === EXCHANGE) {
+    const put = list.exchanged(index).map(written).join("");
+    setStatus(`Exchanged ${put}${equity}. Add the tiles drawn to the rack and solve again.`);
+  } else {
+    setStatus(
+      `Played ${list.coord(index)} ${list.word(index)} for ${list.score[index]}${equity}. Refill the rack and solve again.`,
+    );
+  }
   rack.focus();
 }
 
@@ -572,6 +737,19 @@ function wire() {
     hideError("lexicon");
     setLexicon(event.target.value);
   });
+  $("leaves-select").addEventListener("change", (event) => {
+    state.leaves[rules.name] = event.target.value;
+    saveState();
+    preloadLeaves();
+    positionChanged();
+  });
+  const exchanges = $("exchanges");
+  exchanges.checked = Boolean(state.exchanges);
+  exchanges.addEventListener("change", () => {
+    state.exchanges = exchanges.checked;
+    saveState();
+    positionChanged();
+  });
   $("dir-toggle").addEventListener("click", () => {
     board.toggleDirection();
     board.focus();
@@ -638,10 +816,9 @@ async function init() {
   }
   rulesets = new Map(rulesDoc.rules.map((entry) => [entry.name, entry]));
   lexicons = lexiconDoc.lexicons;
+  leaveTables = lexiconDoc.leaves || [];
   fillRulesSelect();
   $("rack").value = state.rack || "";
-  const sort = state.sort && SORTS[state.sort.key] ? state.sort : { key: "score", descending: true };
-  results.setSort(sort.key, Boolean(sort.descending));
   results.setFilter(state.filter || "");
   const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
   setRules(wanted, { initial: true });

@@ -4,7 +4,10 @@
 // "records" format): 48 bytes each, little-endian — int32 score; int32 equity (hundredths of a
 // point); uint8 row, col, direction (0 across, 1 down), length, tiles placed, kind (0 play,
 // 1 exchange, 2 pass); 2 reserved bytes; uint8 word[32], one letter code
-// per square of the main word (code 1..n, | 64 already on the board, | 128 a blank).
+// per square of the main word (code 1..n, | 64 already on the board, | 128 a blank). An exchange
+// (kind 1) holds the tiles put back in word[], codes ascending (0 a blank), length = how many;
+// the pass (kind 2) holds nothing. Equity is score × 100 + the leave's value when the moves
+// were valued (a leave table, or exchanges asked for).
 // Nothing is turned into text until a row is shown (or a filter or word sort needs the words),
 // so 60,000 plays cost a few typed arrays. No DOM here: Node imports this module in the tests.
 
@@ -13,6 +16,10 @@ const WORD_OFFSET = 16;
 const LETTER_MASK = 63;
 const ON_BOARD = 64;
 const BLANK = 128;
+export const PLAY = 0;
+export const EXCHANGE = 1;
+export const PASS = 2;
+const KIND_NAMES = ["play", "exchange", "pass"];
 
 /** Column letters as on a real board: A … Z, then AA, AB … */
 export function columnName(col) {
@@ -31,8 +38,10 @@ export function written(tile) {
   return tile.length > 1 && tile !== "?" ? `[${tile}]` : tile;
 }
 
-/** The sort keys the page offers, with the direction each starts in. */
+/** The sort keys the page offers, with the direction each starts in ("equity" only for moves
+ * valued with a leave table). */
 export const SORTS = {
+  equity: { label: "Equity", descending: true },
   score: { label: "Score", descending: true },
   word: { label: "Word", descending: false },
   length: { label: "Length", descending: true },
@@ -45,28 +54,36 @@ export class MoveList {
    * @param {number} count
    * @param {string[]} letters the ruleset's letters; code c is letters[c - 1]
    * @param {string[]} rack the rack's tiles ("?" a blank), as the worker normalized them
+   * @param {object} options valued: the records carry equity (the answer's "valued");
+   *   byEquity: the solver's order is by equity (the answer's "by_equity": a leave table)
    */
-  constructor(buffer, count, letters, rack) {
+  constructor(buffer, count, letters, rack, { valued = false, byEquity = false } = {}) {
     if (buffer.byteLength < count * RECORD_SIZE) {
       throw new Error(`${count} records need ${count * RECORD_SIZE} bytes, got ${buffer.byteLength}`);
     }
     this.count = count;
     this.letters = letters;
     this.rack = rack;
+    this.valued = valued;
+    this.byEquity = byEquity;
     this.bytes = new Uint8Array(buffer, 0, count * RECORD_SIZE);
     const view = new DataView(buffer);
     this.score = new Int32Array(count);
+    this.equity = new Int32Array(count); // hundredths of a point
     this.row = new Uint8Array(count);
     this.col = new Uint8Array(count);
     this.dir = new Uint8Array(count);
     this.len = new Uint8Array(count);
+    this.kind = new Uint8Array(count);
     const bytes = this.bytes;
     for (let i = 0, at = 0; i < count; i++, at += RECORD_SIZE) {
       this.score[i] = view.getInt32(at, true);
+      this.equity[i] = view.getInt32(at + 4, true);
       this.row[i] = bytes[at + 8];
       this.col[i] = bytes[at + 9];
       this.dir[i] = bytes[at + 10];
       this.len[i] = bytes[at + 11];
+      this.kind[i] = bytes[at + 13];
     }
     this._rankOrder = null;
     this._rankPos = null;
@@ -76,11 +93,22 @@ export class MoveList {
 
   // ---- ranking ------------------------------------------------------------------------------
 
-  /** The solver's order (gaddag_solver.solver._rank): higher score, then row, column, across
-   * before down, shorter word, then the word's codes (alphabet order, a blank after the tile). */
+  /** The solver's order by score (gaddag_solver.solver._rank): higher score, then plays before
+   * exchanges before the pass, row, column, across before down, shorter word (fewer tiles for
+   * an exchange), then the word's codes (alphabet order, a blank after the tile). */
   compareRank(a, b) {
+    return this.score[b] - this.score[a] || this.kind[a] - this.kind[b] || this.compareTail(a, b);
+  }
+
+  /** The solver's order by equity (gaddag_solver.solver._rank_by_equity): higher equity, then as
+   * compareRank. */
+  compareEquityRank(a, b) {
+    return this.equity[b] - this.equity[a] || this.compareRank(a, b);
+  }
+
+  /** The last keys of both orders: row, column, direction, length, then the codes. */
+  compareTail(a, b) {
     const d =
-      this.score[b] - this.score[a] ||
       this.row[a] - this.row[b] ||
       this.col[a] - this.col[b] ||
       this.dir[a] - this.dir[b] ||
@@ -96,23 +124,37 @@ export class MoveList {
     return 0;
   }
 
-  /** Indices best first. */
+  /** The key the solver ranked these moves by: "equity" with a leave table, else "score". */
+  get rankKey() {
+    return this.byEquity ? "equity" : "score";
+  }
+
+  /** Indices best first, in the solver's order (by equity with a table, else by score). */
   rankOrder() {
     if (!this._rankOrder) {
       const order = new Uint32Array(this.count);
       for (let i = 0; i < order.length; i++) order[i] = i;
-      // Presort on one number (score desc, row, col, dir, length) so most comparisons are one
-      // subtraction; the full comparison settles the ties.
+      // Presort on one number so most comparisons are one subtraction; the full comparison
+      // settles the ties. By score: score desc, kind, row, col, dir, length (39 bits). By
+      // equity: equity desc, score desc, kind (50 bits; scores are below 2^16).
       const key = new Float64Array(this.count);
-      for (let i = 0; i < this.count; i++) {
-        key[i] =
-          (0x7fffffff - this.score[i]) * 2 ** 21 +
-          this.row[i] * 2 ** 14 +
-          this.col[i] * 2 ** 7 +
-          this.dir[i] * 2 ** 6 +
-          this.len[i];
+      if (this.byEquity) {
+        for (let i = 0; i < this.count; i++) {
+          key[i] = (0x7fffffff - this.equity[i]) * 2 ** 18 + (0xffff - this.score[i]) * 4 + this.kind[i];
+        }
+        order.sort((a, b) => key[a] - key[b] || this.compareEquityRank(a, b));
+      } else {
+        for (let i = 0; i < this.count; i++) {
+          key[i] =
+            (0xffff - this.score[i]) * 2 ** 23 +
+            this.kind[i] * 2 ** 21 +
+            this.row[i] * 2 ** 14 +
+            this.col[i] * 2 ** 7 +
+            this.dir[i] * 2 ** 6 +
+            this.len[i];
+        }
+        order.sort((a, b) => key[a] - key[b] || this.compareRank(a, b));
       }
-      order.sort((a, b) => key[a] - key[b] || this.compareRank(a, b));
       const pos = new Uint32Array(this.count);
       for (let i = 0; i < order.length; i++) pos[order[i]] = i;
       this._rankOrder = order;
@@ -121,15 +163,15 @@ export class MoveList {
     return this._rankOrder;
   }
 
-  /** Indices in the order of a sort key ("score", "word", "length", "position"); ties are
-   * broken by rank. */
-  order(key = "score", descending = SORTS[key]?.descending ?? true) {
+  /** Indices in the order of a sort key ("equity", "score", "word", "length", "position");
+   * ties are broken by the solver's order. */
+  order(key = this.rankKey, descending = SORTS[key]?.descending ?? true) {
     const cacheKey = `${key}:${descending}`;
     const cached = this._orders.get(cacheKey);
     if (cached) return cached;
     const rank = this.rankOrder();
     let result;
-    if (key === "score" && descending) {
+    if (key === this.rankKey && descending) {
       result = rank;
     } else {
       const pos = this._rankPos;
@@ -137,7 +179,8 @@ export class MoveList {
       const order = Uint32Array.from(rank);
       let primary;
       if (key === "score") primary = (a, b) => this.score[a] - this.score[b];
-      else if (key === "length") primary = (a, b) => this.len[a] - this.len[b];
+      else if (key === "equity") primary = (a, b) => this.equity[a] - this.equity[b];
+      else if (key === "length") primary = (a, b) => this.wordLength(a) - this.wordLength(b);
       else if (key === "position") {
         primary = (a, b) => this.row[a] - this.row[b] || this.col[a] - this.col[b] || this.dir[a] - this.dir[b];
       } else if (key === "word") primary = (a, b) => this.compareWords(a, b);
@@ -149,11 +192,17 @@ export class MoveList {
     return result;
   }
 
-  /** Alphabet order of the words (blank or not), a word before its extensions. */
+  /** Letters in the main word: 0 for an exchange or the pass. */
+  wordLength(i) {
+    return this.kind[i] === PLAY ? this.len[i] : 0;
+  }
+
+  /** Alphabet order of the words (blank or not), a word before its extensions; an exchange or
+   * the pass has no word (before every play). */
   compareWords(a, b) {
     const bytes = this.bytes;
-    const la = this.len[a];
-    const lb = this.len[b];
+    const la = this.wordLength(a);
+    const lb = this.wordLength(b);
     const pa = a * RECORD_SIZE + WORD_OFFSET;
     const pb = b * RECORD_SIZE + WORD_OFFSET;
     const n = la < lb ? la : lb;
@@ -166,7 +215,7 @@ export class MoveList {
 
   // ---- filtering ----------------------------------------------------------------------------
 
-  /** Upper-case words, built once (for filtering). */
+  /** Upper-case words, built once (for filtering); "" for an exchange or the pass. */
   plainWords() {
     if (!this._plain) {
       const letters = this.letters;
@@ -175,7 +224,7 @@ export class MoveList {
       for (let i = 0; i < this.count; i++) {
         let w = "";
         const p = i * RECORD_SIZE + WORD_OFFSET;
-        for (let k = 0, n = this.len[i]; k < n; k++) w += letters[(bytes[p + k] & LETTER_MASK) - 1];
+        for (let k = 0, n = this.wordLength(i); k < n; k++) w += letters[(bytes[p + k] & LETTER_MASK) - 1];
         words[i] = w;
       }
       this._plain = words;
@@ -218,7 +267,9 @@ export class MoveList {
 
   // ---- one move as text ---------------------------------------------------------------------
 
+  /** "8D" across, "D8" down; "" for an exchange or the pass. */
   coord(i) {
+    if (this.kind[i] !== PLAY) return "";
     return this.dir[i] ? `${columnName(this.col[i])}${this.row[i] + 1}` : `${this.row[i] + 1}${columnName(this.col[i])}`;
   }
 
@@ -226,11 +277,11 @@ export class MoveList {
     return this.dir[i] ? "down" : "across";
   }
 
-  /** The main word's squares: [{letter, blank, onBoard}] */
+  /** The main word's squares: [{letter, blank, onBoard}] (none for an exchange or the pass). */
   parts(i) {
     const out = [];
     const p = i * RECORD_SIZE + WORD_OFFSET;
-    for (let k = 0, n = this.len[i]; k < n; k++) {
+    for (let k = 0, n = this.wordLength(i); k < n; k++) {
       const code = this.bytes[p + k];
       out.push({
         letter: this.letters[(code & LETTER_MASK) - 1],
@@ -241,14 +292,14 @@ export class MoveList {
     return out;
   }
 
-  /** The whole main word, letters a blank stands for in lower case. */
+  /** The whole main word, letters a blank stands for in lower case ("" for a non-play). */
   word(i) {
     return this.parts(i)
       .map((p) => (p.blank ? p.letter.toLowerCase() : p.letter))
       .join("");
   }
 
-  /** The tiles placed: [row, col, letter, isBlank]. */
+  /** The tiles placed: [row, col, letter, isBlank] (none for an exchange or the pass). */
   tiles(i) {
     const out = [];
     const dr = this.dir[i] ? 1 : 0;
@@ -259,7 +310,19 @@ export class MoveList {
     return out;
   }
 
-  /** The rack tiles used, in word order ("?" a blank). */
+  /** The tiles an exchange puts back ("?" a blank), blanks first, then in alphabet order. */
+  exchanged(i) {
+    if (this.kind[i] !== EXCHANGE) return [];
+    const out = [];
+    const p = i * RECORD_SIZE + WORD_OFFSET;
+    for (let k = 0; k < this.len[i]; k++) {
+      const code = this.bytes[p + k];
+      out.push(code === 0 ? "?" : this.letters[code - 1]);
+    }
+    return out;
+  }
+
+  /** The rack tiles a play uses, in word order ("?" a blank); none for an exchange or the pass. */
   used(i) {
     return this.tiles(i).map(([, , letter, blank]) => (blank ? "?" : letter));
   }
@@ -268,19 +331,47 @@ export class MoveList {
     return this.used(i).map(written).join("");
   }
 
-  /** The rack left after the play, in rack order. */
+  /** The rack tiles that leave it: those played, or those put back by an exchange. */
+  spent(i) {
+    return this.kind[i] === EXCHANGE ? this.exchanged(i) : this.used(i);
+  }
+
+  /** The rack left after the move, in rack order. */
   leave(i) {
     const left = [...this.rack];
-    for (const tile of this.used(i)) {
+    for (const tile of this.spent(i)) {
       const at = left.indexOf(tile);
       if (at >= 0) left.splice(at, 1);
     }
     return left.map(written).join("");
   }
 
-  /** The move as gaddag_solver's Move.to_dict() writes it (plus the tiles and length). */
+  /** "play", "exchange" or "pass". */
+  kindName(i) {
+    return KIND_NAMES[this.kind[i]];
+  }
+
+  /** How the list names the move: "8D WORD", "exch ABC" or "pass". */
+  label(i) {
+    if (this.kind[i] === EXCHANGE) return `exch ${this.exchanged(i).map(written).join("")}`;
+    if (this.kind[i] === PASS) return "pass";
+    return `${this.coord(i)} ${this.word(i)}`;
+  }
+
+  /** The move's equity in points (null when the moves were not valued). */
+  equityPoints(i) {
+    return this.valued ? this.equity[i] / 100 : null;
+  }
+
+  /** What the leave adds to the score, in points (null when not valued): exact hundredths. */
+  leaveValue(i) {
+    return this.valued ? (this.equity[i] - 100 * this.score[i]) / 100 : null;
+  }
+
+  /** The move as gaddag_solver's Move.to_dict() writes it (plus the tiles and length, as
+   * web_api.move_dict does). */
   toDict(i) {
-    return {
+    const out = {
       row: this.row[i],
       col: this.col[i],
       direction: this.direction(i),
@@ -289,8 +380,15 @@ export class MoveList {
       coord: this.coord(i),
       tiles_used: this.tilesUsed(i),
       leave: this.leave(i),
-      tiles: this.tiles(i),
-      length: this.len[i],
     };
+    if (this.kind[i] !== PLAY) out.kind = this.kindName(i);
+    if (this.kind[i] === EXCHANGE) out.exchanged = this.exchanged(i).map(written).join("");
+    if (this.valued) {
+      out.equity = this.equityPoints(i);
+      out.leave_value = this.leaveValue(i);
+    }
+    out.tiles = this.tiles(i);
+    out.length = this.wordLength(i);
+    return out;
   }
 }

@@ -1,8 +1,18 @@
 // The list of moves: a virtual list (only the rows in view exist in the page, so 60,000 moves
 // scroll as smoothly as 60), sortable by its column headers, filterable by text. Hovering a
-// row or giving it keyboard focus previews the move; Play (or Enter on a row) plays it.
+// row or giving it keyboard focus previews the move; Play (or Enter on a row) plays it. With
+// moves valued by a leave table, the Equity and Leave value columns show (class "valued").
 
-import { SORTS } from "./moves.js";
+import { PLAY, SORTS, written } from "./moves.js";
+
+/** A number of points as text: at most two decimals, a true minus sign; `fixed`: always two
+ * (so a column of them lines up), and `signed`: a plus sign on a gain. */
+export function points(value, { fixed = false, signed = false } = {}) {
+  let text = fixed || !Number.isInteger(value) ? value.toFixed(2) : String(value);
+  if (!fixed) text = text.replace(/(\.\d)0$/, "$1");
+  if (signed && value > 0) text = `+${text}`;
+  return text.replace("-", "−");
+}
 
 export const ROW_HEIGHT = 34; // px, the same as --row-h in style.css
 const OVERSCAN = 8;
@@ -63,9 +73,11 @@ export class ResultsView {
     }
   }
 
-  /** Show a new MoveList (null: none). */
-  show(list) {
+  /** Show a new MoveList (null: none), sorted by `sort` ({key, descending}) when given. */
+  show(list, sort = null) {
     this.list = list;
+    if (sort) this.markSort(sort.key, sort.descending);
+    this.root.classList.toggle("valued", Boolean(list?.byEquity));
     this.stale = false;
     this.focusPos = 0;
     this.hovered = -1;
@@ -74,6 +86,12 @@ export class ResultsView {
   }
 
   setSort(key, descending) {
+    this.markSort(key, descending);
+    if (this.list) this.recompute();
+  }
+
+  /** Take a sort and show it on the column headers (without sorting yet). */
+  markSort(key, descending) {
     this.sortKey = key;
     this.descending = descending;
     for (const header of this.headers) {
@@ -82,7 +100,6 @@ export class ResultsView {
       else cell.removeAttribute("aria-sort");
       header.dataset.dir = header.dataset.sort === key ? (descending ? "desc" : "asc") : "";
     }
-    if (this.list) this.recompute();
   }
 
   setFilter(text) {
@@ -167,24 +184,37 @@ export class ResultsView {
       row.append(div);
       return div;
     };
+    const kind = list.kind[i];
     const coord = list.coord(i);
-    cell("c-pos", coord);
+    cell("c-pos", coord || "–");
     const word = cell("c-word");
-    const parts = list.parts(i);
     let plain = "";
-    for (const part of parts) {
-      const span = document.createElement("span");
-      span.textContent = part.blank ? part.letter.toLowerCase() : part.letter;
-      plain += span.textContent;
-      if (part.blank) span.className = "bl";
-      else if (part.onBoard) span.className = "ob";
-      word.append(span);
+    if (kind === PLAY) {
+      for (const part of list.parts(i)) {
+        const span = document.createElement("span");
+        span.textContent = part.blank ? part.letter.toLowerCase() : part.letter;
+        plain += span.textContent;
+        if (part.blank) span.className = "bl";
+        else if (part.onBoard) span.className = "ob";
+        word.append(span);
+      }
+    } else {
+      plain = list.label(i);
+      word.textContent = plain;
+      word.classList.add("other");
     }
     const score = list.score[i];
-    cell("c-len", String(list.len[i]));
+    cell("c-len", kind === PLAY ? String(list.len[i]) : "");
     cell("c-score", String(score));
-    cell("c-tiles", list.tilesUsed(i));
+    const valued = list.byEquity;
+    if (valued) cell("c-eq", points(list.equityPoints(i), { fixed: true }));
+    cell("c-tiles", list.spent(i).map(written).join("") || "–");
     cell("c-leave", list.leave(i) || "–");
+    if (valued) {
+      const value = list.leaveValue(i);
+      const lv = cell("c-lv", points(value, { fixed: true, signed: true }));
+      if (value < 0) lv.classList.add("neg");
+    }
     const action = cell("c-play");
     const button = document.createElement("button");
     button.type = "button";
@@ -193,7 +223,8 @@ export class ResultsView {
     button.tabIndex = -1;
     button.dataset.index = i;
     button.disabled = this.stale;
-    button.setAttribute("aria-label", `Play ${coord} ${plain} for ${score}`);
+    const what = kind === PLAY ? `${coord} ${plain} for ${score}` : plain;
+    button.setAttribute("aria-label", `Play ${what}${valued ? `, equity ${points(list.equityPoints(i))}` : ""}`);
     action.append(button);
     return row;
   }

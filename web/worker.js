@@ -5,7 +5,9 @@
 //
 // Page → worker: {id, type, ...}
 //   load      {lexicon, rules}            fetch lexicons/NAME.gaddag and validate it in Python
-//   solve     {lexicon, rules, board, rack}
+//   load_leaves {leaves, rules}           fetch lexicons/NAME.leaves and validate it likewise
+//   solve     {lexicon, rules, board, rack, leaves, exchanges[, bag]}   (leaves: a name or null)
+//   unseen    {rules, board, rack}        the unseen tiles of a position being edited
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
 // Worker → page: {id, ok: true, result[, records]} or {id, ok: false, error, field}; and,
@@ -23,8 +25,8 @@ function progress(stage, message, extra = {}) {
 
 let pyodide = null;
 let call = null; // gaddag_solver.web_api.call
-const fetches = new Map(); // lexicon name -> Promise<Uint8Array>
-const loads = new Map(); // lexicon name -> Promise<info> (one load serves every ruleset of its alphabet)
+const fetches = new Map(); // file name -> Promise<Uint8Array>
+const loads = new Map(); // file name -> Promise<info> (a lexicon's load serves every ruleset of its alphabet)
 
 const site = fetch(new URL("site.json", base)).then((response) => {
   if (!response.ok) throw new Error(`site.json: HTTP ${response.status}`);
@@ -47,21 +49,24 @@ const ready = (async () => {
 })();
 ready.catch((error) => progress("failed", `The solver could not start: ${error.message || error}`));
 
-function fetchLexicon(name) {
-  if (!fetches.has(name)) {
-    const url = new URL(`lexicons/${encodeURIComponent(name)}.gaddag`, base);
+/** Fetch lexicons/FILE (a .gaddag or a .leaves); `field` names it in an error. */
+function fetchFile(file, field) {
+  if (!fetches.has(file)) {
+    const url = new URL(`lexicons/${encodeURIComponent(file)}`, base);
     const promise = fetch(url).then(async (response) => {
       if (!response.ok) {
-        throw Object.assign(new Error(`unknown lexicon '${name}' (HTTP ${response.status} for ${url.pathname})`), {
-          field: "lexicon",
+        const what = field === "leaves" ? "leave table" : "lexicon";
+        const name = file.replace(/\.[a-z]+$/, "");
+        throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
+          field,
         });
       }
       return new Uint8Array(await response.arrayBuffer());
     });
-    promise.catch(() => fetches.delete(name));
-    fetches.set(name, promise);
+    promise.catch(() => fetches.delete(file));
+    fetches.set(file, promise);
   }
-  return fetches.get(name);
+  return fetches.get(file);
 }
 
 /** Run web_api.call(kind, request): the answer as an object, and the records if any. */
@@ -86,25 +91,33 @@ function python(kind, request, data = undefined) {
   }
 }
 
-function loadLexicon(name, rules) {
-  const key = name;
-  if (!loads.has(key)) {
+/** Fetch lexicons/FILE and hand it to web_api (kind "load_lexicon" or "load_leaves") once. */
+function loadFile(kind, file, request, field, what) {
+  if (!loads.has(file)) {
     const promise = (async () => {
-      const bytesPromise = fetchLexicon(name); // starts now, alongside Pyodide's boot
+      const bytesPromise = fetchFile(file, field); // starts now, alongside Pyodide's boot
       await ready;
       const bytes = await bytesPromise;
-      progress("lexicon", `Checking lexicon ${name}…`, { lexicon: name });
+      progress(field, `Checking ${what}…`, { [field]: request.name });
       // The Uint8Array goes in as it is; Python copies it once (data.to_bytes()).
-      const { result } = python("load_lexicon", { name, rules }, bytes);
-      fetches.delete(name); // Python holds its own copy now
+      const { result } = python(kind, request, bytes);
+      fetches.delete(file); // Python holds its own copy now
       if (result.error) throw Object.assign(new Error(result.error), { field: result.field });
-      progress("ready", `Lexicon ${name} ready`, { lexicon: name, info: result });
+      progress("ready", `${what} ready`, { [field]: request.name, info: result });
       return result;
     })();
-    promise.catch(() => loads.delete(key));
-    loads.set(key, promise);
+    promise.catch(() => loads.delete(file));
+    loads.set(file, promise);
   }
-  return loads.get(key);
+  return loads.get(file);
+}
+
+function loadLexicon(name, rules) {
+  return loadFile("load_lexicon", `${name}.gaddag`, { name, rules }, "lexicon", `lexicon ${name}`);
+}
+
+function loadLeaves(name, rules) {
+  return loadFile("load_leaves", `${name}.leaves`, { name, rules }, "leaves", `leave table ${name}`);
 }
 
 async function handle(message) {
@@ -112,15 +125,22 @@ async function handle(message) {
   if (type === "load") {
     return { result: await loadLexicon(message.lexicon, message.rules) };
   }
+  if (type === "load_leaves") {
+    return { result: await loadLeaves(message.leaves, message.rules) };
+  }
   await ready;
   if (type === "solve") {
     await loadLexicon(message.lexicon, message.rules);
+    if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const started = performance.now();
     const answer = python("solve", {
       lexicon: message.lexicon,
       rules: message.rules,
       board: message.board,
       rack: message.rack,
+      leaves: message.leaves || null,
+      exchanges: Boolean(message.exchanges),
+      bag: message.bag ?? null,
       format: "records",
     });
     answer.result.worker_ms = performance.now() - started;
@@ -130,7 +150,7 @@ async function handle(message) {
     await loadLexicon(message.lexicon, message.rules);
     return python("bench", message);
   }
-  if (type === "parse_cgp" || type === "format_cgp") {
+  if (type === "parse_cgp" || type === "format_cgp" || type === "unseen") {
     return python(type, message);
   }
   throw Object.assign(new Error(`unknown request ${type}`), { field: "request" });

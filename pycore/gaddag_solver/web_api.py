@@ -3,27 +3,32 @@
 Pure Python over the public API (the same code runs natively, where tests/test_web_api.py holds
 it to :class:`~gaddag_solver.solver.Solver`). Every entry point takes and returns JSON-ready
 dicts; bad input never raises but comes back as ``{"error": message, "field": name}`` with
-``field`` one of ``board``, ``rack``, ``lexicon``, ``rules``, ``cgp`` or ``request`` (and
-``square``, e.g. ``"H8"``, when the message names one).
+``field`` one of ``board``, ``rack``, ``lexicon``, ``leaves``, ``rules``, ``cgp`` or ``request``
+(and ``square``, e.g. ``"H8"``, when the message names one).
 
 - :func:`load_lexicon` ``(name, data, rules)``: validate a lexicon's bytes once and keep it.
   ``data`` is bytes, or (inside Pyodide) the JS ``Uint8Array`` itself, copied once with
   ``.to_bytes()``; the C core then reads those bytes in place.
-- :func:`solve` ``(request)``: the plays of a position. The page asks for ``"format":
-  "records"``: the core's gd_move records as they are (``record_size`` bytes each, unsorted) —
-  a two-blank rack has 60,000 plays and building a Python object per play would cost more than
-  generating them, so web/moves.js reads, ranks, filters and formats the records in the page
-  (only the rows shown are ever turned into text). ``"format": "moves"`` gives the best
-  ``top`` plays as dicts instead (coord, word, score, tiles_used, leave, tiles, length…),
-  ranked as the Solver ranks them.
+- :func:`load_leaves` ``(name, data, rules)``: validate a leave table's bytes (a ``.leaves``
+  file) for a ruleset once and keep it, as load_lexicon does.
+- :func:`solve` ``(request)``: the moves of a position, valued by a loaded leave table
+  (``"leaves"``) and with the exchanges and the pass when asked (``"exchanges"``). The page
+  asks for ``"format": "records"``: the core's gd_move records as they are (``record_size``
+  bytes each, unsorted) — a two-blank rack has 60,000 plays and building a Python object per
+  play would cost more than generating them, so web/moves.js reads, ranks, filters and formats
+  the records in the page (only the rows shown are ever turned into text). ``"format":
+  "moves"`` gives the best ``top`` moves as dicts instead (coord, word, score, tiles_used,
+  leave, tiles, length…), ranked as the Solver ranks them. Either way the answer carries the
+  position's unseen tiles.
+- :func:`unseen_tiles`: the unseen tiles of a position being edited (no lexicon needed).
 - :func:`parse_cgp` / :func:`format_cgp`: import and export a position as a CGP line.
 - :func:`bench`: move generation alone, per position, on prepared boards (the benchmark the
   page runs in the browser).
 - :func:`call`: the one door the worker uses: ``call(kind, json_text, data)`` →
   ``(json_text, records or None)``, so no Python object crosses into JavaScript.
 
-``rules_data`` and ``lexicon_info`` describe rulesets and lexicons for the page
-(scripts/build_site.py writes them to rules.json and lexicons.json).
+``rules_data``, ``lexicon_info`` and ``leaves_info`` describe rulesets, lexicons and leave
+tables for the page (scripts/build_site.py writes them to rules.json and lexicons.json).
 """
 
 from __future__ import annotations
@@ -36,15 +41,17 @@ from collections.abc import Callable
 from typing import Any
 
 from .alphabet import AlphabetError
-from .board import Board, PositionError, letter_tokens, position_warnings, square_name, tile_code
+from .board import Board, PositionError, letter_tokens, square_name, tile_code
 from .formats.cgp import Position
 from .formats.cgp import format_cgp as _format_cgp
 from .formats.cgp import parse_cgp as _parse_cgp
+from .formats.leaves import Leaves, LeavesError
 from .lexicon import Lexicon, LexiconFormatError
 from .move import MOVE_RECORD
 from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, Solver
+from .unseen import unseen
 
 RECORD_SIZE = MOVE_RECORD.size
 RECORD_LAYOUT = (
@@ -57,6 +64,7 @@ _SQUARE_IN_MESSAGE = re.compile(r"\b(?:square|at|tile \S+ at) ([A-Z]{1,2}[0-9]{1
 _lexicons: dict[str, Lexicon] = {}
 _solvers: dict[tuple[str, str], Solver] = {}
 _rules: dict[str, Rules] = {}
+_leaves: dict[str, Leaves] = {}
 
 
 class ApiError(Exception):
@@ -100,6 +108,8 @@ def rules_data(name: str) -> dict[str, Any]:
         "blank_value": rules.blank_value,
         "fold": dict(rules.alphabet.fold),
         "default_lexicon": rules.default_lexicon,
+        "exchange_minimum": rules.exchange_minimum,
+        "vowels": list(rules.vowels),
     }
 
 
@@ -126,6 +136,17 @@ def lexicon_info(name: str, lexicon: Lexicon) -> dict[str, Any]:
     }
 
 
+def leaves_info(name: str, table: Leaves) -> dict[str, Any]:
+    """One entry of lexicons.json's ``leaves``: name, the ruleset it values, entries, bytes."""
+    return {
+        "name": name,
+        "rules": table.ruleset,
+        "entries": len(table),
+        "max_leave": table.max_leave,
+        "bytes": len(table.to_bytes()),
+    }
+
+
 # ---- state ----------------------------------------------------------------------------------------
 
 
@@ -142,14 +163,19 @@ def get_rules(name: object) -> Rules:
     return rules
 
 
-def _lexicon(name: object) -> Lexicon:
+def _loaded(store: dict[str, Any], name: object, field: str, what: str) -> Any:
+    """``store[name]``, or an ApiError naming what is loaded."""
     if not isinstance(name, str) or not name:
-        raise ApiError(f"a lexicon name is needed, not {name!r}", "lexicon")
-    lexicon = _lexicons.get(name)
-    if lexicon is None:
-        loaded = ", ".join(sorted(_lexicons)) or "none"
-        raise ApiError(f"unknown lexicon {name!r} (loaded: {loaded})", "lexicon")
-    return lexicon
+        raise ApiError(f"a {what} name is needed, not {name!r}", field)
+    found = store.get(name)
+    if found is None:
+        loaded = ", ".join(sorted(store)) or "none"
+        raise ApiError(f"unknown {what} {name!r} (loaded: {loaded})", field)
+    return found
+
+
+def _lexicon(name: object) -> Lexicon:
+    return _loaded(_lexicons, name, "lexicon", "lexicon")
 
 
 def _solver(lexicon_name: object, rules_name: object) -> Solver:
@@ -166,6 +192,19 @@ def _solver(lexicon_name: object, rules_name: object) -> Solver:
     return solver
 
 
+def _check_name(name: object, what: str) -> str:
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
+        raise ApiError(f"{name!r} is not a {what} name", what)
+    return name
+
+
+def _as_bytes(data: Any) -> bytes:
+    """bytes as they are; a JS Uint8Array proxy (``to_bytes()``) copied once; other buffers once."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        data = data.to_bytes()
+    return data if isinstance(data, bytes) else bytes(data)
+
+
 def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[str, Any]:
     """Validate a lexicon's bytes and keep it under ``name`` (replacing one of that name).
 
@@ -174,15 +213,13 @@ def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[st
     a lexicon spelled with other letters is refused.
     """
     try:
-        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
-            raise ApiError(f"{name!r} is not a lexicon name", "lexicon")
+        _check_name(name, "lexicon")
         started = time.perf_counter()
-        if not isinstance(data, bytes | bytearray | memoryview):
-            data = data.to_bytes()
+        data = _as_bytes(data)
         copied = time.perf_counter()
         rules = get_rules(rules_name) if rules_name else None
         try:
-            lexicon = Lexicon.load(bytes(data) if not isinstance(data, bytes) else data, rules=rules)
+            lexicon = Lexicon.load(data, rules=rules)
         except LexiconFormatError as exc:
             raise ApiError(f"lexicon {name!r} is not a valid .gaddag file: {exc}", "lexicon") from None
         except AlphabetError as exc:
@@ -209,6 +246,43 @@ def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[st
 
 def loaded_lexicons() -> list[str]:
     return sorted(_lexicons)
+
+
+def load_leaves(name: str, data: Any, rules_name: str | None = None) -> dict[str, Any]:
+    """Validate a leave table's bytes (a ``.leaves`` file) and keep it under ``name`` (replacing
+    one of that name). ``data`` as for :func:`load_lexicon`. ``rules_name``: the ruleset it
+    values moves for; a table made for another ruleset (or tile set) is refused, as is a
+    damaged one, with ``field`` ``"leaves"``. Without ``rules_name`` the shipped ruleset the
+    file names is used."""
+    try:
+        _check_name(name, "leaves")
+        started = time.perf_counter()
+        data = _as_bytes(data)
+        rules = get_rules(rules_name) if rules_name else None
+        try:
+            table = Leaves.from_bytes(data, rules, source=f"leave table {name!r}")
+        except LeavesError as exc:
+            raise ApiError(str(exc), "leaves") from None
+        _leaves[name] = table
+        info = leaves_info(name, table)
+        info["ms"] = {"load": (time.perf_counter() - started) * 1e3}
+        return info
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def loaded_leaves() -> list[str]:
+    return sorted(_leaves)
+
+
+def _leave_table(name: object, rules: Rules) -> Leaves | None:
+    """The loaded table ``name`` (None: no table), which must value moves for ``rules``."""
+    if name is None:
+        return None
+    table: Leaves = _loaded(_leaves, name, "leaves", "leave table")
+    if table.ruleset != rules.name:
+        raise ApiError(f"leave table {name!r} is for the {table.ruleset} rules, not {rules.name}", "leaves")
+    return table
 
 
 # ---- positions ------------------------------------------------------------------------------------
@@ -254,17 +328,40 @@ def _rack(text: object, rules: Rules) -> Rack:
         raise ApiError(str(exc), "rack") from None
 
 
+def _flag(request: dict[str, Any], key: str) -> bool:
+    value = request.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ApiError(f"{key} must be true or false, not {value!r}", "request")
+    return value
+
+
+def _whole(request: dict[str, Any], key: str) -> int | None:
+    value = request.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise ApiError(f"{key} must be a whole number, not {value!r}", "request")
+    return value
+
+
 def solve(request: dict[str, Any]) -> dict[str, Any]:
-    """The plays of a position.
+    """The moves of a position.
 
     request: ``lexicon`` (a loaded lexicon's name), ``rules`` (ruleset name), ``board`` (rows as
     text), ``rack`` (text, ``?`` for a blank), ``format`` (``"moves"``, the default, or
-    ``"records"``), ``top`` (moves format only: the best ``top``; default all).
+    ``"records"``), ``top`` (moves format only: the best ``top``; default all); ``leaves`` (a
+    loaded leave table's name, or null: moves are then valued by equity and ranked by it),
+    ``exchanges`` (true: also every distinct exchange, while the bag holds at least the
+    ruleset's ``exchange_minimum``, and the pass), ``bag`` (tiles in the bag, when the unseen
+    tiles do not tell: :meth:`Solver.valuation`).
 
-    Returns ``count`` (every play), ``ms`` (``parse``, ``generate``, ``total``), ``rack`` (the
+    Returns ``count`` (every move), ``ms`` (``parse``, ``generate``, ``total``), ``rack`` (the
     rack's tiles), ``warnings`` (an unlikely position, e.g. more Z tiles than the bag holds),
-    and either ``moves`` (dicts, best first) or ``records`` (bytes: ``count`` gd_move records of
-    ``record_size`` bytes, unsorted).
+    ``unseen`` (:meth:`Unseen.to_dict` of the position), ``valued`` (the moves carry equity:
+    a table or exchanges were asked for), ``by_equity`` (ranked by equity: a table was),
+    ``leaves`` (the table's name or null), ``exchanges``, ``bag`` (the bag the moves were
+    valued with) and ``exchange_minimum``; and either ``moves`` (dicts, best first) or
+    ``records`` (bytes: ``count`` gd_move records of ``record_size`` bytes, unsorted).
     """
     try:
         started = time.perf_counter()
@@ -275,20 +372,34 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
             raise ApiError(f"format must be 'moves' or 'records', not {kind!r}", "request")
         solver = _solver(request.get("lexicon"), request.get("rules"))
         rules = solver.rules
+        table = _leave_table(request.get("leaves"), rules)
+        exchanges = _flag(request, "exchanges")
+        bag = _whole(request, "bag")
         board = _board(request.get("board"), rules)
         rack = _rack(request.get("rack"), rules)
-        warnings = position_warnings(board, rack, rules)
+        tiles_unseen = unseen(board, rack, rules)
+        valuation = solver.valuation(board, rack, leaves=table, exchanges=exchanges, bag=bag)
         parsed = time.perf_counter()
-        out: dict[str, Any] = {"rack": list(rack.tiles), "warnings": warnings}
+        out: dict[str, Any] = {
+            "rack": list(rack.tiles),
+            "warnings": list(tiles_unseen.warnings),
+            "unseen": tiles_unseen.to_dict(),
+            "valued": valuation is not None,
+            "by_equity": valuation is not None and valuation.by_equity,
+            "leaves": None if table is None else request["leaves"],
+            "exchanges": exchanges,
+            "bag": tiles_unseen.bag if bag is None else bag,
+            "exchange_minimum": rules.exchange_minimum,
+        }
         if kind == "records":
-            count, records = solver.solve_raw(board, rack)
+            count, records = solver.solve_raw(board, rack, None, valuation)
             generated = time.perf_counter()
             out.update(count=count, records=records, record_size=RECORD_SIZE)
         else:
-            top = request.get("top")
-            if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
-                raise ApiError(f"top must be a whole number, not {top!r}", "request")
-            count, moves = solver.solve_counted(board, rack, top, warn=False)
+            top = _whole(request, "top")
+            count, moves = solver.solve_counted(
+                board, rack, top, warn=False, leaves=table, exchanges=exchanges, bag=bag
+            )
             generated = time.perf_counter()
             out.update(count=count, moves=[move_dict(move) for move in moves])
         finished = time.perf_counter()
@@ -297,6 +408,33 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
             "generate": (generated - parsed) * 1e3,
             "total": (finished - started) * 1e3,
         }
+        return out
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def _position_being_edited(request: dict[str, Any]) -> tuple[Rules, Board, Rack]:
+    """The ruleset, board and rack of a request about a position still being typed in: letters
+    must be known, but the board need not be connected and the rack may be empty."""
+    rules = get_rules(request.get("rules"))
+    board = _board(request.get("board"), rules, check=False)
+    rack_text = request.get("rack") or ""
+    if not isinstance(rack_text, str):
+        raise ApiError("the rack must be text", "rack")
+    try:
+        return rules, board, Rack(rack_text, rules)
+    except RackError as exc:
+        raise ApiError(str(exc), "rack") from None
+
+
+def unseen_tiles(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"rules", "board", "rack"}`` → :meth:`Unseen.to_dict` of the position, for the page's
+    panel while the position is edited: the board need not be a legal position yet (a floating
+    tile counts), the rack may be empty; ``exchange_minimum`` is added."""
+    try:
+        rules, board, rack = _position_being_edited(request)
+        out = unseen(board, rack, rules).to_dict()
+        out["exchange_minimum"] = rules.exchange_minimum
         return out
     except ApiError as exc:
         return _error(exc.message, exc.field)
@@ -339,15 +477,7 @@ def format_cgp(request: dict[str, Any]) -> dict[str, Any]:
     """``{"board": rows, "rack": text, "rules": name, "lexicon": name}`` → ``{"cgp": line}``.
     The board need not be a legal position yet (floating tiles are exported as they are)."""
     try:
-        rules = get_rules(request.get("rules"))
-        board = _board(request.get("board"), rules, check=False)
-        rack_text = request.get("rack") or ""
-        if not isinstance(rack_text, str):
-            raise ApiError("the rack must be text", "rack")
-        try:
-            rack = Rack(rack_text, rules)
-        except RackError as exc:
-            raise ApiError(str(exc), "rack") from None
+        rules, board, rack = _position_being_edited(request)
         lexicon = request.get("lexicon")
         opcodes = {"lex": lexicon} if isinstance(lexicon, str) and lexicon else {}
         return {"cgp": _format_cgp(Position(board, rack, None, (0, 0), 0, opcodes))}
@@ -423,13 +553,15 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "solve": solve,
     "parse_cgp": parse_cgp,
     "format_cgp": format_cgp,
+    "unseen": unseen_tiles,
     "bench": bench,
 }
 
 
 def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
-    """Run one request for the worker: ``kind`` (``load_lexicon``, ``solve``, ``parse_cgp``,
-    ``format_cgp``, ``bench``), the request as JSON, and for ``load_lexicon`` the file's bytes.
+    """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
+    ``unseen``, ``parse_cgp``, ``format_cgp``, ``bench``), the request as JSON, and for the loads
+    the file's bytes.
     Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
     try:
         request = json.loads(request_json)
@@ -437,6 +569,8 @@ def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | N
             raise ApiError("the request must be a JSON object", "request")
         if kind == "load_lexicon":
             result = load_lexicon(request.get("name"), data, request.get("rules"))
+        elif kind == "load_leaves":
+            result = load_leaves(request.get("name"), data, request.get("rules"))
         elif kind in _HANDLERS:
             result = _HANDLERS[kind](request)
         else:
