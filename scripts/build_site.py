@@ -88,7 +88,7 @@ def named_files(folders: list[Path], suffix: str) -> list[Path]:
 
 def leaves_manifest(paths: list[Path]) -> tuple[list[Path], list[dict[str, object]]]:
     """The leave tables worth shipping (valid, for a shipped ruleset) and their entries."""
-    from gaddag_solver.leaves import Leaves, LeavesError
+    from gaddag_solver.formats.leaves import Leaves, LeavesError
     from gaddag_solver.web_api import leaves_info
 
     kept: list[Path] = []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from gaddag_solver import Board, Lexicon, Rack, Rules, web_api
-from gaddag_solver.leaves import Leaves
+from gaddag_solver.formats.leaves import Leaves
 from gaddag_solver.move import KIND_EXCHANGE, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG
 from gaddag_solver.rules import available_rules
 from gaddag_solver.solver import Solver
