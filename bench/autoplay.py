@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Self-play benchmark: games per second on one core, whole games played in C.
 
-    .venv/bin/python bench/autoplay.py [--lexicon sowpods] [--games 400] [--seed 1] [--repeat 3] [--json]
+    .venv/bin/python bench/autoplay.py [--lexicon sowpods] [--games 400] [--seed 1] [--repeat 3]
+                                       [--leaves NAME|PATH | --plausible-leaves] [--json]
 
-For each matchup (equity vs equity, greedy vs greedy; equity without a leave table until
-tables land) it plays --games games in this process (``--workers 1``: no process pool), after
-two warm-up games that load the lexicon, and prints games per second (the fastest of --repeat
-runs of the same games), turns per game and microseconds per turn. The target is 550 games/s
-per core for equity vs equity (the ratio column); greedy vs greedy has no target of its own.
+For each matchup (equity vs equity without a table; equity vs equity with a leave table when
+one is given — ``--plausible-leaves`` builds bench/equity.py's hand-made table of realistic
+values; greedy vs greedy) it plays --games games in this process (``--workers 1``: no process
+pool), after two warm-up games that load the lexicon, and prints games per second (the fastest
+of --repeat runs of the same games), turns per game and microseconds per turn. The target is
+550 games/s per core for equity vs equity (the ratio column); greedy vs greedy has no target.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
 
+from gaddag_solver import Leaves, Rules  # noqa: E402
 from gaddag_solver.game.autoplay import Match, PlayerSpec, play_chunk, run_autoplay  # noqa: E402
 from gaddag_solver.lexicons import ENV_VAR  # noqa: E402
 
@@ -34,10 +38,33 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="runs per matchup; the fastest is kept")
     parser.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    tables = parser.add_mutually_exclusive_group()
+    tables.add_argument("--leaves", help="also time equity vs equity with this leave table")
+    tables.add_argument(
+        "--plausible-leaves",
+        action="store_true",
+        help="also time it with a hand-made table of realistic values",
+    )
     args = parser.parse_args()
 
+    matchups = list(MATCHUPS)
+    with tempfile.TemporaryDirectory() as folder:
+        table = args.leaves
+        if args.plausible_leaves:
+            from equity import plausible_value  # bench/equity.py, beside this script
+
+            table = str(Path(folder) / "plausible.leaves")
+            Leaves.from_function(Rules.load("english"), plausible_value, "plausible").save(table)
+        if table:
+            matchups.insert(1, (f"equity:{table}", f"equity:{table}", TARGET))
+        rows = run_matchups(args, matchups)
+    print_table(args, rows)
+    return 0
+
+
+def run_matchups(args: argparse.Namespace, matchups: list[tuple[str, str, float | None]]) -> list[dict]:
     rows = []
-    for first, second, target in MATCHUPS:
+    for first, second, target in matchups:
         match = Match.create(args.lexicon, "english", [PlayerSpec.parse(first), PlayerSpec.parse(second)])
         play_chunk(match, args.seed + 1, 0, 2)  # warm up: load the lexicon, build the walk index
         # the same games each time; the fastest run is the one least disturbed by other processes
@@ -49,7 +76,7 @@ def main() -> int:
         rate = run.games_per_second
         rows.append(
             {
-                "matchup": f"{first} vs {second}",
+                "matchup": "equity+table vs equity+table" if ":" in first else f"{first} vs {second}",
                 "games": args.games,
                 "seconds": run.seconds,
                 "games_per_s": rate,
@@ -59,7 +86,10 @@ def main() -> int:
                 "ratio": rate / target if target else None,
             }
         )
+    return rows
 
+
+def print_table(args: argparse.Namespace, rows: list[dict]) -> None:
     header = ["matchup", "games", "seconds", "games/s", "turns/game", "µs/turn", "target", "ratio"]
     table = [header] + [
         [
@@ -85,7 +115,6 @@ def main() -> int:
         )
     if args.json:
         print(json.dumps(rows, indent=2))
-    return 0
 
 
 if __name__ == "__main__":
