@@ -19,6 +19,13 @@
 #include "gaddag_format.h"
 #include "movegen_internal.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
+
 typedef struct line_walk {
     const uint64_t *walk;      /* the lexicon's walk index */
     const uint32_t *walk_high; /* its high letter bits, or NULL */
@@ -295,12 +302,6 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
     }
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(address) __builtin_prefetch(address)
-#else
-#define PREFETCH(address) ((void)(address))
-#endif
-
 /* Reads or places the letter at `pos`, then hands over to `next`. Written once as a macro
  * body for both directions so the hot loop stays free of an indirect call. */
 #define PLACE_OR_FOLLOW(NEXT_CALL)                                                                          \
@@ -393,23 +394,25 @@ static void ranker_init(leave_ranker *rk, const gd_leaves *lv)
     }
 }
 
-/* The value (hundredths of a point) of the leave counts[0..n]; 0 when the table has none. */
-static int32_t ranker_value(const leave_ranker *rk, const uint8_t *counts, uint32_t size)
+/* The entry of the leave holding kept[j] tiles of code[j] (codes ascending, n of them, `size`
+ * tiles in all), or UINT32_MAX when the table has no such leave (none, too many tiles). */
+static uint32_t ranker_rank(const leave_ranker *rk, const uint8_t *code, const uint8_t *kept, uint32_t n,
+                            uint32_t size)
 {
     const gd_leaves *lv = rk->lv;
-    if (size == 0 || size > lv->max_leave) return 0;
+    if (size == 0 || size > lv->max_leave) return UINT32_MAX;
     uint32_t rank = lv->size_offset[size], r = size, next = 0;
-    for (uint32_t c = 0; c <= lv->alphabet_size && r; c++) {
-        uint32_t have = counts[c];
+    for (uint32_t j = 0; j < n && r; j++) {
+        const uint32_t c = code[j], have = kept[j];
         if (!have) continue;
-        if (have > lv->limit[c]) return 0;
+        if (have > lv->limit[c]) return UINT32_MAX;
         rank += rk->gap[c][r] - rk->gap[next][r];
         uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
-        for (uint32_t j = have + 1; j <= most; j++) rank += lv->ways[c + 1][r - j];
+        for (uint32_t k = have + 1; k <= most; k++) rank += lv->ways[c + 1][r - k];
         r -= have;
         next = c + 1;
     }
-    return rank < lv->count ? lv->values[rank] : 0;
+    return rank < lv->count ? rank : UINT32_MAX;
 }
 
 #define MAX_SUBRACKS 4096 /* the sub-multisets of a rack whose kept values are tabulated */
@@ -465,14 +468,16 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
     leave_ranker rk;
     rk.lv = NULL;
     const int bag_empty = opt->bag_count == 0;
-    if (opt->leaves && !bag_empty) ranker_init(&rk, opt->leaves);
-    uint8_t used[64] = {0}, kept[64] = {0};
+    const int lookup = opt->leaves && !bag_empty;
+    if (lookup) ranker_init(&rk, opt->leaves);
+    uint8_t used[64] = {0}, kept[64] = {0}, kept_by_position[64];
     for (uint32_t index = 0; index < sr->total; index++) {
         subrack_used(sr, index, used);
         uint32_t kept_tiles = 0;
         for (uint32_t j = 0; j < sr->distinct; j++) {
             uint8_t c = sr->code[j];
             kept[c] = (uint8_t)(rack[c] - used[c]);
+            kept_by_position[j] = kept[c];
             kept_tiles += kept[c];
         }
         int32_t value = 0;
@@ -481,11 +486,20 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
                 value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
             else
                 value = -(200 * rack_face_value(rules, kept, alphabet_size) + 1000);
-        } else if (opt->leaves) {
-            value = ranker_value(&rk, kept, kept_tiles);
+        } else if (lookup) {
+            /* the entry for now, its value below: the table is larger than the caches, so every
+             * lookup is asked for before the first is read */
+            uint32_t rank = ranker_rank(&rk, sr->code, kept_by_position, sr->distinct, kept_tiles);
+            value = (int32_t)rank;
+            if (rank != UINT32_MAX) PREFETCH(&opt->leaves->values[rank]);
         }
         sr->kept_value[index] = value;
     }
+    if (lookup)
+        for (uint32_t index = 0; index < sr->total; index++) {
+            uint32_t rank = (uint32_t)sr->kept_value[index];
+            sr->kept_value[index] = rank == UINT32_MAX ? 0 : opt->leaves->values[rank];
+        }
     return GD_OK;
 }
 
