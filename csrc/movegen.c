@@ -113,7 +113,7 @@ static void heap_sift_up(gd_move *heap, size_t i, int by_equity)
 }
 
 /* Keep move m: in out[] in generation order, or in the top-N heap. */
-static void keep(line_walk *w, const gd_move *m)
+static inline void keep(line_walk *w, const gd_move *m)
 {
     if (w->top_n == 0) {
         if (w->count < w->capacity) w->out[w->count] = *m;
@@ -325,9 +325,10 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         const int32_t cross_base = w->cross_score[pos];                                                     \
         uint64_t pending = letters & placeable(w, pos);                                                     \
         /* the lists the candidates lead to are scattered: ask for them all before the first */            \
-        for (uint64_t ahead = pending; ahead; ahead &= ahead - 1u)                                          \
-            PREFETCH(&w->walk[gd_walk_child(w->walk[gd_walk_arc(list, letters,                                \
-                                                                 (unsigned)__builtin_ctzll(ahead))])]);     \
+        if (pending & (pending - 1u))                                                                       \
+            for (uint64_t ahead = pending; ahead; ahead &= ahead - 1u)                                      \
+                PREFETCH(&w->walk[gd_walk_child(w->walk[gd_walk_arc(list, letters,                            \
+                                                                     (unsigned)__builtin_ctzll(ahead))])]); \
         while (pending) {                                                                                   \
             const unsigned letter = (unsigned)__builtin_ctzll(pending);                                     \
             pending &= pending - 1u;                                                                        \
