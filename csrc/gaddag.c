@@ -179,11 +179,8 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
         if (data[pos] != 0) return FORMAT_ERROR(pos, "header padding byte is %u, not 0", data[pos]);
 
     /* 4. checksum */
-    uint32_t stored = gd_get_u32(data + size - 4);
-    uint32_t computed = gd_crc32(data, size - 4);
-    if (stored != computed)
-        return FORMAT_ERROR(size - 4, "checksum mismatch (stored 0x%08x, computed 0x%08x): the file is damaged",
-                            stored, computed);
+    int checked = gd_check_checksum(data, size, err);
+    if (checked) return checked;
 
     /* 5 + 6. arcs, in one backward pass: children always lie after their parent, so every
      * child's sums are known when its parent is reached. */
@@ -608,4 +605,14 @@ int gd_containing(const gd_lexicon *lex, const uint8_t *sub, size_t length, uint
     }
     if (list) containing_left(&w, list);
     return sink_finish(&s, needed, count);
+}
+
+int gd_check_checksum(const uint8_t *data, size_t size, gd_error *err)
+{
+    uint32_t stored = gd_get_u32(data + size - 4);
+    uint32_t computed = gd_crc32(data, size - 4);
+    if (stored != computed)
+        return FORMAT_ERROR(size - 4, "checksum mismatch (stored 0x%08x, computed 0x%08x): the file is damaged",
+                            stored, computed);
+    return GD_OK;
 }

@@ -8,6 +8,9 @@
 
 /* Fill `err` (when given) with a formatted message and offset; returns `code`. */
 int gd_set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...);
+/* Whether the CRC-32 in the last 4 bytes of a file (size >= 4) matches the rest; a format error
+ * at that offset when it does not. */
+int gd_check_checksum(const uint8_t *data, size_t size, gd_error *err);
 
 #define GD_MAGIC "\x89GADDAG\n"
 #define GD_MAGIC_SIZE 8

@@ -235,11 +235,8 @@ int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *er
         if (data[p] != 0) return FORMAT_ERROR(p, "padding byte after the values is %u, not 0", data[p]);
 
     /* 4. checksum */
-    uint32_t stored = gd_get_u32(data + size - 4);
-    uint32_t computed = gd_crc32(data, size - 4);
-    if (stored != computed)
-        return FORMAT_ERROR(size - 4, "checksum mismatch (stored 0x%08x, computed 0x%08x): the file is damaged",
-                            stored, computed);
+    int checked = gd_check_checksum(data, size, err);
+    if (checked) return checked;
 
     /* 5. values: -32768 is reserved */
     const int16_t *values = (const int16_t *)(const void *)(data + header_size);

@@ -340,31 +340,39 @@ def _run_generator(
     top_n: int,
     out: Any,
     capacity: int,
+    options: Any = None,
 ) -> int:
-    """One gd_generate call for the prepared board; returns how many plays there are."""
+    """One generator call for the prepared board (gd_generate_equity; without ``options`` it is
+    gd_generate); returns how many moves there are."""
     if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
         raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
-    rc = lib.gd_generate(
-        lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, top_n, out, capacity,
-        workspace.count, workspace.error,
+    rc = lib.gd_generate_equity(
+        lexicon.struct, rules, workspace.board, workspace.memory, rack_counts,
+        ffi.NULL if options is None else options, top_n, out, capacity, workspace.count, workspace.error,
     )  # fmt: skip
     if rc != lib.GD_OK:
-        raise CoreError(_message(workspace.error) or f"gd_generate failed with code {rc}")
+        raise CoreError(_message(workspace.error) or f"gd_generate_equity failed with code {rc}")
     return int(workspace.count[0])
 
 
 def generate(
-    lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes, top_n: int = 0
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    rack_counts: bytes,
+    top_n: int = 0,
+    options: Any = None,
 ) -> tuple[int, bytes]:
-    """``(count, records)`` for the prepared board: count is how many plays there are; records
+    """``(count, records)`` for the prepared board: count is how many moves there are; records
     hold them all (top_n = 0) or the best min(count, top_n). The move buffer grows and the call
-    is repeated when the plays do not fit.
+    is repeated when the moves do not fit. ``options``: a gd_equity_options (see
+    :func:`generate_equity`), or None for plays valued by score.
     """
     if top_n:
         workspace.grow(top_n)
     while True:
         found = _run_generator(
-            lexicon, rules, workspace, rack_counts, top_n, workspace.moves, workspace.capacity
+            lexicon, rules, workspace, rack_counts, top_n, workspace.moves, workspace.capacity, options
         )
         written = min(found, top_n) if top_n else found
         if written <= workspace.capacity:
@@ -383,8 +391,6 @@ def generate_equity(
     """:func:`generate` with equity, exchanges and the pass (gd_generate_equity) for the prepared
     board. ``valuation`` has ``leaves`` (a gd_leaves, or None), ``bag``, ``opponent_rack_value``,
     ``exchanges`` and ``by_equity`` (solver.Valuation). Never prunes, so the count is exact."""
-    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
-        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
     options = ffi.new("gd_equity_options *")
     options.leaves = ffi.NULL if valuation.leaves is None else ffi.cast("gd_leaves *", valuation.leaves)
     options.bag_count = valuation.bag
@@ -393,20 +399,7 @@ def generate_equity(
     setattr(options, "pass", int(valuation.exchanges))  # a keyword in Python
     options.by_equity = int(valuation.by_equity)
     options.prune = 0
-    if top_n:
-        workspace.grow(top_n)
-    while True:
-        rc = lib.gd_generate_equity(
-            lexicon.struct, rules, workspace.board, workspace.memory, rack_counts, options, top_n,
-            workspace.moves, workspace.capacity, workspace.count, workspace.error,
-        )  # fmt: skip
-        if rc != lib.GD_OK:
-            raise CoreError(_message(workspace.error) or f"gd_generate_equity failed with code {rc}")
-        found = int(workspace.count[0])
-        written = min(found, top_n) if top_n else found
-        if written <= workspace.capacity:
-            return found, ffi.buffer(workspace.moves, written * MOVE_RECORD_SIZE)[:]
-        workspace.grow(written)
+    return generate(lexicon, rules, workspace, rack_counts, top_n, options)
 
 
 def count_plays(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes) -> int:
