@@ -469,3 +469,19 @@ def test_exchange_moves_are_the_rack_split_every_way() -> None:
     got = sorted("".join(sorted(m.exchanged)) for m in moves if m.kind == "exchange")
     want = sorted({"".join(sorted(c)) for n in range(1, 8) for c in itertools.combinations(rack, n)})
     assert got == want
+
+
+def test_a_known_opponent_rack_values_going_out(sowpods: Lexicon) -> None:
+    """With the bag empty, going out earns (bonus + penalty) × the opponent's rack: the rack given,
+    else every unseen tile."""
+    rules = ENGLISH
+    solver = Solver(sowpods, rules)
+    board = Board.empty(rules)
+    values = dict(zip(rules.alphabet.letters, rules.values, strict=True))
+    for opponent, worth in (("QZ", 20), (None, None)):
+        moves = solver.solve(board, "CAT", equity=True, bag=0, opponent_rack=opponent, warn=False)
+        if worth is None:
+            unseen_tiles = full_set(rules) - Counter("CAT")
+            worth = sum(n * (0 if t == "?" else values[t]) for t, n in unseen_tiles.items())
+        out = [m for m in moves if not m.leave]
+        assert out and all(m.equity == m.score + 2 * worth for m in out)

@@ -253,7 +253,13 @@ def _unseen(board: Board, rack: Rack, rules: Rules, bag: int | None) -> Unseen:
 
 
 def _solve_position(
-    board: Board, rack: Rack, lexicon: Lexicon, rules: Rules, args: argparse.Namespace, where: str
+    board: Board,
+    rack: Rack,
+    lexicon: Lexicon,
+    rules: Rules,
+    args: argparse.Namespace,
+    where: str,
+    opponent_rack: Rack | None = None,
 ) -> tuple[dict[str, Any], list[Move]]:
     for message in position_warnings(board, rack, rules):
         print(f"warning: {where}{message}", file=sys.stderr)
@@ -267,6 +273,7 @@ def _solve_position(
         equity=True if args.equity else None,
         exchanges=args.exchanges,
         bag=args.bag,
+        opponent_rack=opponent_rack,
     )
     result: dict[str, Any] = {"count": count, "moves": [move.to_dict(words=args.words) for move in moves]}
     if args.unseen:
@@ -383,16 +390,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.batch:
         return _solve_batch(args, rules, lexicons, fmt)
 
+    opponent_rack = None
     if args.cgp is not None:
         position = parse_cgp(args.cgp, rules)
-        board, rack = position.board, position.rack
+        board, rack, opponent_rack = position.board, position.rack, position.opponent_rack
         if args.rack is not None:
             rack = Rack(args.rack, rules)
         lexicon = lexicons.get(position.lexicon)
     else:
         board, rack = _board_position(args.board, args.rack, rules)
         lexicon = lexicons.get()
-    result, moves = _solve_position(board, rack, lexicon, rules, args, "")
+    result, moves = _solve_position(board, rack, lexicon, rules, args, "", opponent_rack)
     if fmt == "table":
         _print_table(result, moves, args)
     elif fmt == "json":
@@ -439,7 +447,13 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
             position = parse_cgp(line, rules)
             lexicon = lexicons.get(position.lexicon)
             solved, moves = _solve_position(
-                position.board, position.rack, lexicon, rules, args, f"line {number}: "
+                position.board,
+                position.rack,
+                lexicon,
+                rules,
+                args,
+                f"line {number}: ",
+                position.opponent_rack,
             )
             result: dict[str, Any] = {"line": number, **solved}
         except POSITION_ERRORS as exc:
@@ -520,7 +534,8 @@ def _add_solve_parser(sub: Any) -> None:
         "Equity = score + leave value. While the bag holds tiles, the leave value is what the tiles "
         "kept are worth by the leave table (0 without one). With the bag empty there is no leave: a "
         "play that goes out gains (going_out_bonus + going_out_penalty) times the value of the "
-        "opponent's rack, taken to be every unseen tile (twice it in english), and any other move "
+        "opponent's rack (a CGP's second rack when it gives one, else every unseen tile; twice it in "
+        "english), and any other move "
         "loses twice the value of the tiles it keeps, plus 10 points. With --leaves, --equity or "
         "--exchanges the moves are shown with leave_value and equity columns (fields in json, jsonl "
         "and tsv); with --leaves or --equity they are ranked by equity.",

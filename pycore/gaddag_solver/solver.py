@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 import warnings
 import weakref
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -139,11 +140,12 @@ class Solver:
         equity: bool | None = None,
         exchanges: bool = False,
         bag: int | None = None,
+        opponent_rack: Rack | str | None = None,
     ) -> Valuation | None:
         """What the core needs to value and rank moves by equity, or None for plain plays by
         score. ``equity`` defaults to whether a leave table is given; ``bag`` (tiles in the bag)
         defaults to what the unseen tiles leave after a full opponent's rack. With the bag empty
-        the opponent's rack is every unseen tile."""
+        the opponent's rack is ``opponent_rack`` when known, else every unseen tile."""
         if equity is None:
             equity = leaves is not None
         if not equity and not exchanges:
@@ -160,9 +162,17 @@ class Solver:
         opponent = 0
         if bag == 0:
             values = dict(zip(self.rules.alphabet.letters, self.rules.values, strict=True))
+            if opponent_rack is None:
+                held = Counter(tiles_unseen.counts)
+            else:
+                held = Counter(
+                    (
+                        Rack(opponent_rack, self.rules) if isinstance(opponent_rack, str) else opponent_rack
+                    ).tiles
+                )
             opponent = sum(
                 count * (self.rules.blank_value if letter == BLANK else values[letter])
-                for letter, count in tiles_unseen.counts.items()
+                for letter, count in held.items()
             )
         return Valuation(None if leaves is None else leaves.core, bag, opponent, exchanges, equity)
 
@@ -210,6 +220,7 @@ class Solver:
         equity: bool | None = None,
         exchanges: bool = False,
         bag: int | None = None,
+        opponent_rack: Rack | str | None = None,
     ) -> list[Move]:
         """The moves of a position, best first (see the module doc for the order).
 
@@ -219,7 +230,8 @@ class Solver:
         forces either way; equity without a table values every leave at 0). ``exchanges``: list
         every distinct exchange (while the bag holds at least the ruleset's exchange_minimum)
         and the pass. ``bag``: tiles in the bag, when the unseen tiles do not tell (see
-        :meth:`valuation`).
+        :meth:`valuation`); ``opponent_rack``: the opponent's rack when known (it matters with the
+        bag empty).
         """
         return self.solve_counted(
             board,
@@ -231,6 +243,7 @@ class Solver:
             equity=equity,
             exchanges=exchanges,
             bag=bag,
+            opponent_rack=opponent_rack,
         )[1]
 
     def solve_counted(
@@ -245,13 +258,22 @@ class Solver:
         equity: bool | None = None,
         exchanges: bool = False,
         bag: int | None = None,
+        opponent_rack: Rack | str | None = None,
     ) -> tuple[int, list[Move]]:
         """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
         board, rack = self._position(board, rack)
         if warn:
             for message in position_warnings(board, rack, self.rules):
                 warnings.warn(message, PositionWarning, stacklevel=stacklevel)
-        valuation = self.valuation(board, rack, leaves=leaves, equity=equity, exchanges=exchanges, bag=bag)
+        valuation = self.valuation(
+            board,
+            rack,
+            leaves=leaves,
+            equity=equity,
+            exchanges=exchanges,
+            bag=bag,
+            opponent_rack=opponent_rack,
+        )
         count, records = self.solve_raw(board, rack, top, valuation)
         by_equity = valuation is not None and valuation.by_equity
         return count, self.moves_from_records(
@@ -354,6 +376,7 @@ def solve(
     equity: bool | None = None,
     exchanges: bool = False,
     bag: int | None = None,
+    opponent_rack: Rack | str | None = None,
 ) -> list[Move]:
     """Every play of the position (or the best ``top``), best first.
 
@@ -365,5 +388,12 @@ def solve(
     if rules is None:
         rules = board.rules if isinstance(board, Board) else Rules.load("english")
     return get_solver(lexicon, rules).solve(
-        board, rack, top, leaves=leaves, equity=equity, exchanges=exchanges, bag=bag
+        board,
+        rack,
+        top,
+        leaves=leaves,
+        equity=equity,
+        exchanges=exchanges,
+        bag=bag,
+        opponent_rack=opponent_rack,
     )

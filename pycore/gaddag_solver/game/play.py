@@ -202,6 +202,7 @@ class Game:
             equity=equity,
             exchanges=True,
             bag=self.bag_count,
+            opponent_rack=self.rack(1 - self.to_move),
         )
 
     def best_move(self, player: str = "equity", leaves: Leaves | None = None) -> Move:
