@@ -393,7 +393,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     opponent_rack = None
     if args.cgp is not None:
         position = parse_cgp(args.cgp, rules)
-        board, rack, opponent_rack = position.board, position.rack, position.opponent_rack
+        board, rack = position.board, position.rack
+        opponent_rack = position.opponent_rack or None  # an empty second rack: not known
         if args.rack is not None:
             rack = Rack(args.rack, rules)
         lexicon = lexicons.get(position.lexicon)
@@ -453,7 +454,7 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
                 rules,
                 args,
                 f"line {number}: ",
-                position.opponent_rack,
+                position.opponent_rack or None,
             )
             result: dict[str, Any] = {"line": number, **solved}
         except POSITION_ERRORS as exc:
