@@ -285,9 +285,10 @@ typedef struct gd_equity_options {
     uint32_t exchanges;           /* 1: also list every distinct exchange, when the bag allows */
     uint32_t pass;                /* 1: also list the pass */
     uint32_t by_equity;           /* 1: top_n keeps the best by equity, else by score */
-    uint32_t prune;               /* 1 (with top_n and by_equity): skip anchors whose upper bound
-                                     cannot beat the moves kept; *count then counts only the
-                                     moves generated, not every move of the position */
+    uint32_t prune;               /* 1 (with top_n): skip anchors whose upper bound (of equity, or
+                                     of score when not by_equity) cannot beat the moves kept;
+                                     *count then counts only the moves generated, not every move
+                                     of the position */
 } gd_equity_options;
 
 /* gd_generate with equity, exchanges and pass (options may be NULL: as gd_generate). */

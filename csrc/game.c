@@ -297,7 +297,8 @@ static int choose(const gd_lexicon *lex, const gd_rules *rules, const gd_game *g
     }
     if (player->kind != GD_PLAYER_GREEDY)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "unknown player kind %u", player->kind);
-    rc = gd_generate_equity(lex, rules, game->board, workspace, rack, NULL, 1, out, 1, &count, err);
+    options.prune = 1; /* ranked by score: the bounds of the score alone */
+    rc = gd_generate_equity(lex, rules, game->board, workspace, rack, &options, 1, out, 1, &count, err);
     if (rc) return rc;
     if (count) return GD_OK;
     /* no play: put the whole rack back if the bag allows, else pass */

@@ -782,7 +782,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     const uint32_t root = gd_walk_child(w.walk[0]);
     const uint64_t root_letters = next_letters(&w, 0);
     const int rows = (int)rules->rows, cols = (int)rules->cols;
-    const int prune = options && options->prune && options->by_equity && top_n > 0 && capacity > 0 && tiles > 0;
+    const int prune = options && options->prune && top_n > 0 && capacity > 0 && tiles > 0;
     if (!prune) {
         for (int direction = 0; direction < 2; direction++) {
             int lines = direction == GD_ACROSS ? rows : cols;
@@ -827,7 +827,8 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             subrack_used(&sr, index, used);
             unsigned k = 0;
             for (uint32_t j = 0; j < sr.distinct; j++) k += used[sr.code[j]];
-            if (sr.kept_value[index] > rack_info.best_kept[k]) rack_info.best_kept[k] = sr.kept_value[index];
+            int32_t kept_value = w.by_equity ? sr.kept_value[index] : 0; /* by score: only the score counts */
+            if (kept_value > rack_info.best_kept[k]) rack_info.best_kept[k] = kept_value;
         }
     }
     anchor_job jobs[2 * GD_MAX_SQUARES];
@@ -853,7 +854,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     int loaded_direction = -1, loaded_line = -1;
     for (size_t j = 0; j < n_jobs; j++) {
         /* the heap's root is the worst move kept: an anchor that cannot reach it is skipped */
-        if (w.count >= limit && jobs[j].bound < out[0].equity) break;
+        if (w.count >= limit && jobs[j].bound < (w.by_equity ? out[0].equity : 100 * out[0].score)) break;
         if (jobs[j].direction != loaded_direction || jobs[j].line != loaded_line) {
             load_line(&w, rules, board, ws, jobs[j].direction, jobs[j].line);
             loaded_direction = jobs[j].direction;

@@ -25,7 +25,7 @@ from gaddag_solver import _core_api as core
 from gaddag_solver._binding import ffi, lib
 from gaddag_solver.lexicons import resolve_lexicon
 from gaddag_solver.rules_core import core_rules
-from gaddag_solver.solver import Solver, _rank_by_equity
+from gaddag_solver.solver import Solver, _rank, _rank_by_equity
 from oracle import OracleRules, board_from_lines, generate
 from small_words import WORDS as SMALL_WORDS
 
@@ -284,10 +284,12 @@ def test_empty_bag_equity_rule(sowpods: Lexicon) -> None:
 # ---- pruning and incremental cross-sets ----------------------------------------------------------
 
 
-def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) -> None:
+@pytest.mark.parametrize("by_equity", [1, 0])
+def test_best_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon, by_equity: int) -> None:
     """gd_generate_equity with prune (anchors skipped by their bound) keeps exactly the first N
-    moves of the full list ranked by equity, on positions from self-play with a random table."""
-    rng = random.Random(2)
+    moves of the full list ranked by equity (or by score), on positions from self-play with a
+    random table."""
+    rng = random.Random(2 + by_equity)
     text, _ = random_csv(ENGLISH, rng, 20000)
     leaves = Leaves.from_csv(text, ENGLISH)
     rules = core_rules(ENGLISH)
@@ -297,6 +299,7 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
     out = ffi.new("gd_move[]", 8)
     count = ffi.new("size_t *")
     err = ffi.new("gd_error *")
+    rank = _rank_by_equity if by_equity else _rank
     positions = 0
     for seed in range(8):
         game = Game.new(sowpods, seed=seed)
@@ -305,8 +308,7 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
             valuation = solver.valuation(board, rack, leaves=leaves, exchanges=True, bag=game.bag_count)
             _n, records = solver.solve_raw(board, rack, None, valuation)
             everything = sorted(
-                (records[i : i + 48] for i in range(0, len(records), 48)),
-                key=lambda r: _rank_by_equity(core_move(r)),
+                (records[i : i + 48] for i in range(0, len(records), 48)), key=lambda r: rank(core_move(r))
             )
             core.prepare(sowpods._core, rules, workspace, board.codes())
             options.leaves = ffi.cast("gd_leaves *", leaves.core)
@@ -314,7 +316,7 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
             options.opponent_rack_value = valuation.opponent_rack_value
             options.exchanges = 1
             setattr(options, "pass", 1)
-            options.by_equity = 1
+            options.by_equity = by_equity
             options.prune = 1
             top = rng.choice([1, 3, 8])
             rc = lib.gd_generate_equity(
@@ -323,12 +325,10 @@ def test_best_by_equity_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon) 
             )  # fmt: skip
             assert rc == 0
             raw = ffi.buffer(out, 48 * min(top, count[0]))[:]
-            kept = sorted(
-                (raw[i : i + 48] for i in range(0, len(raw), 48)), key=lambda r: _rank_by_equity(core_move(r))
-            )
+            kept = sorted((raw[i : i + 48] for i in range(0, len(raw), 48)), key=lambda r: rank(core_move(r)))
             assert kept == everything[:top]
             positions += 1
-            game.play(game.best_move(leaves=leaves))
+            game.play(game.best_move("equity" if by_equity else "greedy", leaves=leaves))
     assert positions > 150
 
 
