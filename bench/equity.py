@@ -9,9 +9,12 @@ good, duplicates and Q bad, vowel balance), so the leave values have realistic s
 each position, generation alone on a prepared board, fastest of three batches:
 
 - all moves by score (gd_generate, every record written);
-- all moves with equity (gd_generate_equity with the table, exchanges and pass, every record);
-- the best move by equity without bounds (top 1, every anchor walked);
-- the best move by equity with bounds (top 1, prune: what the equity player uses).
+- all moves with equity (gd_generate_equity with the table, every record; plays only, so the
+  column is the cost of valuing them);
+- the best move by equity without bounds (top 1, exchanges and pass included, every anchor
+  walked);
+- the best move by equity with bounds (top 1, exchanges and pass, prune: what the equity player
+  does each turn).
 
 Prints medians and means per group and the ratios the equity issue sets targets for: all
 moves with equity ≤ 1.2 × all moves; best-1 by equity ≤ 0.6 × all moves.
@@ -121,6 +124,8 @@ def main() -> int:
 
         def valued(top: int = 0, prune: int = 0, board: bytes = board, rack: bytes = rack) -> None:
             options.prune = prune
+            options.exchanges = 1 if top else 0
+            setattr(options, "pass", options.exchanges)
             lib.gd_generate_equity(
                 lexicon._core.struct,
                 gd_rules,
