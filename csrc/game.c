@@ -218,10 +218,16 @@ int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
         turn.drawn = (uint8_t)draw(game, p, move->tiles_placed);
     } else if (move->kind == GD_EXCHANGE) {
         const uint32_t n = move->length;
-        if (game->bag_count < rules->exchange_minimum || n == 0 || n > game->bag_count || n > GD_MAX_DIM)
+        if (n == 0 || n > GD_MAX_DIM)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "an exchange puts back 1 to %u tiles, not %u",
+                                rules->rack_size, n);
+        if (game->bag_count < rules->exchange_minimum)
             return gd_set_error(err, GD_ERR_ARGUMENT, 0,
-                                "an exchange of %u tiles is not allowed with %u tiles in the bag (at least %u needed)",
-                                n, game->bag_count, rules->exchange_minimum);
+                                "no exchange with %u tiles in the bag: the rules need at least %u", game->bag_count,
+                                rules->exchange_minimum);
+        if (n > game->bag_count)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "an exchange of %u tiles needs as many in the bag, which has %u",
+                                n, game->bag_count);
         uint8_t need[64] = {0};
         for (uint32_t k = 0; k < n; k++) {
             if (move->word[k] > rules->alphabet_size)

@@ -385,8 +385,12 @@ def test_exchange_needs_tiles_on_the_rack_and_enough_in_the_bag(sowpods: Lexicon
     game = Game.new(sowpods, seed=5)
     rack = str(game.rack())
     missing = next(letter for letter in "QZXJKVW" if letter not in rack)
-    with pytest.raises(GameError, match="exchange"):
+    with pytest.raises(GameError, match=f"rack {rack} does not hold"):
         game.exchange(missing)
+    with pytest.raises(GameError, match="'1' is not a letter"):
+        game.exchange("1")
+    with pytest.raises(GameError, match="1 to 7 tiles, not 0"):
+        game.exchange("")
     before = game.racks, game.bag_count
     game.exchange(rack[:3])
     assert game.bag_count == before[1]
@@ -395,7 +399,7 @@ def test_exchange_needs_tiles_on_the_rack_and_enough_in_the_bag(sowpods: Lexicon
     assert start.bag_count == ENGLISH.tile_total - 7
     near_end = Game.from_position(*end_position(), sowpods)
     assert near_end.bag_count < ENGLISH.exchange_minimum
-    with pytest.raises(GameError, match="exchange"):
+    with pytest.raises(GameError, match=f"no exchange with {near_end.bag_count} tiles in the bag"):
         near_end.exchange(str(near_end.rack())[:1])
     assert not [m for m in near_end.moves() if m.kind == "exchange"]
 

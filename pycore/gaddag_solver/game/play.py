@@ -28,8 +28,8 @@ from .. import _core_api as core
 from ..alphabet import BLANK_FLAG
 from ..board import Board, PositionError, written
 from ..lexicon import Lexicon
-from ..move import KIND_PLAY, MOVE_RECORD, PLAY, Move
-from ..rack import BLANK, Rack
+from ..move import EXCHANGE, KIND_PLAY, MOVE_RECORD, PLAY, Move
+from ..rack import BLANK, Rack, RackError, parse_tiles
 from ..rules import Rules
 from ..rules_core import core_rules
 from ..solver import Solver, get_solver
@@ -220,7 +220,12 @@ class Game:
         """Make ``move`` for the player to move (a play the solver lists, an exchange or the pass)."""
         if self.over:
             raise GameError("the game is over")
-        record = self._legal_play(move) if move.kind == PLAY else move.record(self.rules)
+        if move.kind == PLAY:
+            record = self._legal_play(move)
+        else:
+            if move.kind == EXCHANGE:
+                self._check_exchange(move.exchanged)
+            record = move.record(self.rules)
         snapshot = self._state.snapshot()
         try:
             core.game_move(self._state, self._rules, record)
@@ -255,6 +260,18 @@ class Game:
     def _tiles_sorted(self, codes: bytes) -> list[str]:
         """Rack tiles from codes ascending (0 a blank): letters, then blanks."""
         return [self._letters[c - 1] for c in codes if c] + [BLANK] * codes.count(0)
+
+    def _check_exchange(self, tiles: str) -> None:
+        """A GameError, in letters, when the tiles to put back are not on the rack."""
+        rack = self.rack()
+        try:
+            wanted = parse_tiles(tiles, self.rules)
+        except RackError as error:
+            raise GameError(f"exchange {tiles!r}: {error}") from None
+        try:
+            rack.remove(wanted)
+        except RackError:
+            raise GameError(f"exchange {tiles!r}: rack {rack} does not hold those tiles") from None
 
     def _legal_play(self, move: Move) -> bytes:
         """The record of ``move`` if the solver lists it for the rack, else a GameError."""
