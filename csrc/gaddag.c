@@ -96,44 +96,16 @@ size_t gd_validate_scratch_size(size_t size)
     return arcs * sizeof(uint64_t) + arcs / 8 + 16;
 }
 
-static int host_is_little_endian(void)
-{
-    const uint32_t one = 1;
-    uint8_t first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, gd_error *err)
 {
     if (!lex) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
     memset(lex, 0, sizeof *lex);
-    if (!data && size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
-    if (!host_is_little_endian())
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "this build reads .gaddag arcs in place and needs a little-endian host");
-    if (((uintptr_t)data & 3u) != 0)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "lexicon bytes must be 4-byte aligned");
 
     /* 1. fixed header */
-    if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(data, GD_MAGIC, size) == 0))
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, GD_HEADER_FIXED_SIZE);
-    if (size < GD_MAGIC_SIZE || memcmp(data, GD_MAGIC, GD_MAGIC_SIZE) != 0)
-        return FORMAT_ERROR(0, "not a .gaddag file (bad magic bytes)");
-    if (size < GD_HEADER_FIXED_SIZE)
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, GD_HEADER_FIXED_SIZE);
-    uint32_t version = gd_get_u16(data + 8);
-    if (version != GD_FORMAT_VERSION)
-        return FORMAT_ERROR(8, "unsupported format version %u (this build reads version %d)", version, GD_FORMAT_VERSION);
-    uint32_t header_size = gd_get_u16(data + 10);
-    uint32_t flags = gd_get_u32(data + 12);
-    if (flags != 0) return FORMAT_ERROR(12, "unknown flags 0x%08x (version 1 defines none)", flags);
-    uint32_t file_size = gd_get_u32(data + 16);
-    if (file_size != size) {
-        if (size < file_size)
-            return FORMAT_ERROR(size, "truncated: the file has %zu bytes, its header says %u", size, file_size);
-        return FORMAT_ERROR(file_size, "%zu unexpected bytes after the end of the file (header says %u bytes)",
-                            size - file_size, file_size);
-    }
+    static const gd_file_kind gaddag_file = {GD_MAGIC, ".gaddag", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
+    uint32_t header_size;
+    int rc = gd_check_file_prefix(data, size, &gaddag_file, &header_size, err);
+    if (rc) return rc;
 
     /* 2. sizes */
     if (header_size < GD_HEADER_FIXED_SIZE || header_size % 4 != 0 || header_size > size)
@@ -311,7 +283,7 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
     lex->arc_count = arc_count;
     lex->state_count = state_count;
     lex->word_count = word_count;
-    lex->flags = flags;
+    lex->flags = gd_get_u32(data + 12); /* none defined: gd_check_file_prefix refused any other */
     lex->alphabet_size = alphabet_size;
     lex->max_word_length = max_word_length;
     lex->header_size = header_size;
@@ -614,5 +586,44 @@ int gd_check_checksum(const uint8_t *data, size_t size, gd_error *err)
     if (stored != computed)
         return FORMAT_ERROR(size - 4, "checksum mismatch (stored 0x%08x, computed 0x%08x): the file is damaged",
                             stored, computed);
+    return GD_OK;
+}
+
+static int host_is_little_endian(void)
+{
+    const uint32_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+int gd_check_file_prefix(const uint8_t *data, size_t size, const gd_file_kind *kind, uint32_t *header_size,
+                         gd_error *err)
+{
+    if (!data && size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
+    if (!host_is_little_endian())
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "this build reads %s files in place and needs a little-endian host",
+                            kind->name);
+    if (((uintptr_t)data & 3u) != 0)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "%s bytes must be 4-byte aligned", kind->name);
+    if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(data, kind->magic, size) == 0))
+        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %u-byte header", size, kind->fixed_size);
+    if (size < GD_MAGIC_SIZE || memcmp(data, kind->magic, GD_MAGIC_SIZE) != 0)
+        return FORMAT_ERROR(0, "not a %s file (bad magic bytes)", kind->name);
+    if (size < kind->fixed_size)
+        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %u-byte header", size, kind->fixed_size);
+    uint32_t version = gd_get_u16(data + 8);
+    if (version != kind->version)
+        return FORMAT_ERROR(8, "unsupported format version %u (this build reads version %u)", version, kind->version);
+    *header_size = gd_get_u16(data + 10);
+    uint32_t flags = gd_get_u32(data + 12);
+    if (flags != 0) return FORMAT_ERROR(12, "unknown flags 0x%08x (version 1 defines none)", flags);
+    uint32_t file_size = gd_get_u32(data + 16);
+    if (file_size != size) {
+        if (size < file_size)
+            return FORMAT_ERROR(size, "truncated: the file has %zu bytes, its header says %u", size, file_size);
+        return FORMAT_ERROR(file_size, "%zu unexpected bytes after the end of the file (header says %u bytes)",
+                            size - file_size, file_size);
+    }
     return GD_OK;
 }

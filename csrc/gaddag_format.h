@@ -12,6 +12,22 @@ int gd_set_error(gd_error *err, int code, uint64_t offset, const char *fmt, ...)
  * at that offset when it does not. */
 int gd_check_checksum(const uint8_t *data, size_t size, gd_error *err);
 
+/* What a file format of ours looks like from outside: its 8-byte magic, the name used in messages
+ * (".gaddag"), the version this build reads and the size of the fixed part of its header. */
+typedef struct gd_file_kind {
+    const char *magic;
+    const char *name;
+    uint32_t version;
+    uint32_t fixed_size;
+} gd_file_kind;
+
+/* The checks every file of ours starts with: bytes given, aligned to 4 and read on a little-endian
+ * host, then the shared prefix: magic, u16 version at 8, u16 header size at 10 (stored in
+ * *header_size, checked by the caller), u32 flags at 12 (none defined), u32 file size at 16, which
+ * must be `size`. */
+int gd_check_file_prefix(const uint8_t *data, size_t size, const gd_file_kind *kind, uint32_t *header_size,
+                         gd_error *err);
+
 #define GD_MAGIC "\x89GADDAG\n"
 #define GD_MAGIC_SIZE 8
 

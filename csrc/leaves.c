@@ -147,44 +147,16 @@ static uint64_t file_size_for(uint32_t header_size, uint64_t count)
 
 static int ruleset_char_ok(uint8_t b) { return b > 0x20 && b < 0x7F; }
 
-static int host_is_little_endian(void)
-{
-    const uint16_t one = 1;
-    uint8_t first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err)
 {
     if (!lv) return ARGUMENT_ERROR("no leave-table structure given");
     memset(lv, 0, sizeof *lv);
-    if (!data && size) return ARGUMENT_ERROR("no data given");
-    if (!host_is_little_endian())
-        return ARGUMENT_ERROR("this build reads leave values in place and needs a little-endian host");
-    if (((uintptr_t)data & 3u) != 0) return ARGUMENT_ERROR("leave-table bytes must be 4-byte aligned");
 
     /* 1. fixed header */
-    if (size < LV_MAGIC_SIZE && (size == 0 || memcmp(data, LV_MAGIC, size) == 0))
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, LV_FIXED_SIZE);
-    if (size < LV_MAGIC_SIZE || memcmp(data, LV_MAGIC, LV_MAGIC_SIZE) != 0)
-        return FORMAT_ERROR(0, "not a .leaves file (bad magic bytes)");
-    if (size < LV_FIXED_SIZE)
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %d-byte header", size, LV_FIXED_SIZE);
-    uint32_t version = gd_get_u16(data + 8);
-    if (version != GD_LEAVES_VERSION)
-        return FORMAT_ERROR(8, "unsupported leave-table version %u (this build reads version %d)", version,
-                            GD_LEAVES_VERSION);
-    uint32_t header_size = gd_get_u16(data + 10);
-    uint32_t flags = gd_get_u32(data + 12);
-    if (flags != 0) return FORMAT_ERROR(12, "unknown flags 0x%08x (version 1 defines none)", flags);
-    uint32_t file_size = gd_get_u32(data + 16);
-    if (file_size != size) {
-        if (size < file_size)
-            return FORMAT_ERROR(size, "truncated: the file has %zu bytes, its header says %u", size, file_size);
-        return FORMAT_ERROR(file_size, "%zu unexpected bytes after the end of the file (header says %u bytes)",
-                            size - file_size, file_size);
-    }
+    static const gd_file_kind leaves_file = {LV_MAGIC, ".leaves", GD_LEAVES_VERSION, LV_FIXED_SIZE};
+    uint32_t header_size;
+    int rc = gd_check_file_prefix(data, size, &leaves_file, &header_size, err);
+    if (rc) return rc;
     uint32_t count = gd_get_u32(data + 20);
     uint32_t n = data[24], max_leave = data[25], ruleset_length = data[26];
     if (n < 1 || n > GD_MAX_ALPHABET)
