@@ -686,22 +686,34 @@ static void try_open(const uint8_t *bytes, size_t size)
     free(copy);
 }
 
-static void test_damage(const uint8_t *file, size_t size)
+/* The damage every file format gets: every byte flipped (all bits and one bit, the CRC as is and
+ * recomputed), every truncation, and the file extended by 4 and 64 zero bytes. `work` holds
+ * size + 64 bytes. */
+static void damage_bytes_and_ends(const uint8_t *file, size_t size, uint8_t *work,
+                                  void (*open)(const uint8_t *, size_t))
 {
-    uint8_t *work = malloc(size + 64);
-    pristine = 0;
-    /* every byte flipped, all bits and one bit, CRC as is and recomputed */
     for (size_t i = 0; i < size; i++) {
         for (int variant = 0; variant < 4; variant++) {
             memcpy(work, file, size);
             work[i] ^= (uint8_t)(variant < 2 ? 0xFF : 1u << below(8));
             if (variant & 1) fix_crc(work, size);
-            try_open(work, size);
+            open(work, size);
         }
     }
-    /* every truncation; also with the size field, arc count and CRC made to fit */
+    for (size_t n = 0; n < size; n++) open(file, n);
+    memcpy(work, file, size);
+    memset(work + size, 0, 64);
+    open(work, size + 4);
+    open(work, size + 64);
+}
+
+static void test_damage(const uint8_t *file, size_t size)
+{
+    uint8_t *work = malloc(size + 64);
+    pristine = 0;
+    damage_bytes_and_ends(file, size, work, try_open);
+    /* truncations with the size field, arc count and CRC made to fit */
     for (size_t n = 0; n < size; n++) {
-        try_open(file, n);
         if (n >= 44 && n % 4 == 0) {
             uint32_t header = (uint32_t)file[10] | (uint32_t)file[11] << 8;
             if (n > header + 8) {
@@ -713,11 +725,6 @@ static void test_damage(const uint8_t *file, size_t size)
             }
         }
     }
-    /* extended */
-    memcpy(work, file, size);
-    memset(work + size, 0, 64);
-    try_open(work, size + 4);
-    try_open(work, size + 64);
     /* random multi-byte damage, fixed seed */
     for (int t = 0; t < 6000; t++) {
         memcpy(work, file, size);
@@ -845,19 +852,7 @@ static void test_leaves(void)
     /* damaged copies: every byte (all bits, one bit; CRC as is and recomputed), every truncation,
      * extensions, random multi-byte damage */
     uint8_t *work = malloc(size + 64);
-    for (size_t i = 0; i < size; i++) {
-        for (int variant = 0; variant < 4; variant++) {
-            memcpy(work, file, size);
-            work[i] ^= (uint8_t)(variant < 2 ? 0xFF : 1u << below(8));
-            if (variant & 1) fix_crc(work, size);
-            try_open_leaves(work, size);
-        }
-    }
-    for (size_t n = 0; n < size; n++) try_open_leaves(file, n);
-    memcpy(work, file, size);
-    memset(work + size, 0, 64);
-    try_open_leaves(work, size + 4);
-    try_open_leaves(work, size + 64);
+    damage_bytes_and_ends(file, size, work, try_open_leaves);
     for (int t = 0; t < 3000; t++) {
         memcpy(work, file, size);
         for (int f = 1 + (int)below(6); f > 0; f--) work[below((uint32_t)size)] ^= (uint8_t)rnd();
