@@ -105,6 +105,7 @@ def test_self_play_conserves_tiles_and_scores_add_up(sowpods: Lexicon, seed: int
     player = "equity" if seed % 2 else "greedy"
     played = play_out(game, lambda g: g.best_move(player))
     assert len(played) == len(game.history) >= 10
+    assert [turn.move for turn in game.history] == [move for move, _bag, _count in played]
     check_final_scores(game)
 
 

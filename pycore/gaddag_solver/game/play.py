@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
-from ..alphabet import BLANK_FLAG
-from ..board import Board, PositionError, written
+from ..board import Board, PositionError
 from ..lexicon import Lexicon
-from ..move import EXCHANGE, KIND_PLAY, MOVE_RECORD, PLAY, Move
+from ..move import EXCHANGE, MOVE_RECORD, PLAY, Move
 from ..rack import BLANK, Rack, RackError, parse_tiles
 from ..rules import Rules
 from ..rules_core import core_rules
@@ -274,7 +273,8 @@ class Game:
             raise GameError(f"exchange {tiles!r}: rack {rack} does not hold those tiles") from None
 
     def _legal_play(self, move: Move) -> bytes:
-        """The record of ``move`` if the solver lists it for the rack, else a GameError."""
+        """The record of ``move`` if the solver lists it for the rack, else a GameError. Its score
+        is the solver's; its equity the move's own when it was valued (the history keeps it)."""
         board = self.board
         try:
             wanted = Move(move.row, move.col, move.direction, move.word, move.score, move.tiles, board=board)
@@ -285,7 +285,10 @@ class Game:
         _count, records = self.solver.solve_raw(board, self.rack())
         for i in range(0, len(records), MOVE_RECORD.size):
             if records[i + 8 : i + MOVE_RECORD.size] == key:
-                return records[i : i + MOVE_RECORD.size]
+                found = records[i : i + MOVE_RECORD.size]
+                if move.equity is None:
+                    return found
+                return found[:4] + round(100 * move.equity).to_bytes(4, "little", signed=True) + found[8:]
         raise GameError(f"{move.coord} {move.word} is not a legal play for rack {self.rack()}")
 
     def _record_move(self, record: bytes) -> Move:
@@ -296,49 +299,11 @@ class Game:
 
     def _turn_move(self, turn: core.Turn, rack: Rack, board: Board) -> Move:
         """The Move of a history turn, read on the board it was made on."""
-        codes = turn.word
-        length = len(codes)
         record = MOVE_RECORD.pack(
-            turn.score,
-            turn.equity,
-            turn.row,
-            turn.col,
-            turn.direction,
-            length,
-            turn.tiles_placed,
-            turn.kind,
-            codes,
-        )
-        if turn.kind != KIND_PLAY:
-            return self.solver.moves_from_records(record, board, rack, valued=True)[0]
-        letters = "".join(
-            (self._letters[(c & 63) - 1].lower() if c & BLANK_FLAG else self._letters[(c & 63) - 1])
-            for c in codes
-        )
-        tiles = tuple(
-            (
-                turn.row + (i if turn.direction else 0),
-                turn.col + (0 if turn.direction else i),
-                self._letters[(c & 63) - 1],
-                bool(c & BLANK_FLAG),
-            )
-            for i, c in enumerate(codes)
-            if not c & 64
-        )
-        used = [BLANK if blank else letter for _r, _c, letter, blank in tiles]
-        kept = rack.remove(used)
-        return Move(
-            turn.row,
-            turn.col,
-            "down" if turn.direction else "across",
-            letters,
-            turn.score,
-            tiles,
-            "".join(map(written, kept.tiles)),
-            board,
-            PLAY,
-            turn.equity / 100,
-        )
+            turn.score, turn.equity, turn.row, turn.col, turn.direction, len(turn.word), turn.tiles_placed,
+            turn.kind, turn.word,
+        )  # fmt: skip
+        return self.solver.moves_from_records(record, board, rack, valued=True)[0]
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"player {self.to_move} to move"
