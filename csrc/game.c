@@ -39,13 +39,6 @@ static uint32_t rack_tiles(const uint8_t *rack, uint32_t alphabet_size)
     return n;
 }
 
-static int32_t rack_value(const gd_rules *rules, const uint8_t *rack)
-{
-    int32_t sum = 0;
-    for (uint32_t c = 0; c <= rules->alphabet_size; c++) sum += rack[c] * rules->values[c];
-    return sum;
-}
-
 static void shuffle_bag(gd_game *game)
 {
     for (uint32_t i = game->bag_count; i > 1; i--) {
@@ -135,12 +128,12 @@ static void end_game(gd_game *game, const gd_rules *rules, int went_out)
 {
     const uint32_t p = game->to_move, q = 1 - p;
     if (went_out) {
-        int32_t theirs = rack_value(rules, game->rack[q]);
+        int32_t theirs = gd_rack_value(rules, game->rack[q], rules->alphabet_size);
         game->end_adjustment[p] = rules->going_out_bonus * theirs;
         game->end_adjustment[q] = -rules->going_out_penalty * theirs;
     } else {
-        game->end_adjustment[0] = -rack_value(rules, game->rack[0]);
-        game->end_adjustment[1] = -rack_value(rules, game->rack[1]);
+        game->end_adjustment[0] = -gd_rack_value(rules, game->rack[0], rules->alphabet_size);
+        game->end_adjustment[1] = -gd_rack_value(rules, game->rack[1], rules->alphabet_size);
     }
     game->score[0] += game->end_adjustment[0];
     game->score[1] += game->end_adjustment[1];
@@ -288,7 +281,7 @@ static int choose(const gd_lexicon *lex, const gd_rules *rules, const gd_game *g
     gd_equity_options options;
     memset(&options, 0, sizeof options);
     options.bag_count = game->bag_count;
-    options.opponent_rack_value = rack_value(rules, game->rack[1 - p]);
+    options.opponent_rack_value = gd_rack_value(rules, game->rack[1 - p], rules->alphabet_size);
     int rc;
     if (player->kind == GD_PLAYER_EQUITY) {
         options.leaves = player->leaves;

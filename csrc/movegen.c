@@ -429,13 +429,6 @@ typedef struct subracks {
     int32_t kept_value[MAX_SUBRACKS];
 } subracks;
 
-static int32_t rack_face_value(const gd_rules *rules, const uint8_t *counts, uint32_t alphabet_size)
-{
-    int32_t sum = counts[0] * rules->values[0];
-    for (uint32_t c = 1; c <= alphabet_size; c++) sum += counts[c] * rules->values[c];
-    return sum;
-}
-
 /* Decode sub-multiset `index` into used[] (by code). */
 static void subrack_used(const subracks *sr, uint32_t index, uint8_t *used)
 {
@@ -486,7 +479,7 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
             if (kept_tiles == 0)
                 value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
             else
-                value = -(200 * rack_face_value(rules, kept, alphabet_size) + 1000);
+                value = -(200 * gd_rack_value(rules, kept, alphabet_size) + 1000);
         } else if (lookup) {
             /* the entry for now, its value below: the table is larger than the caches, so every
              * lookup is asked for before the first is read */
@@ -598,7 +591,6 @@ typedef struct shadow_rack {
     uint64_t letters;           /* letters on the rack */
     unsigned blanks;
     int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
-    int32_t letter_value[64];   /* value of each letter on the rack */
     int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
 } shadow_rack;
 
@@ -612,7 +604,7 @@ static int32_t best_fit(const line_walk *w, const shadow_rack *sr, int q)
 {
     int32_t best = w->cross_set[q] ? sr->blank_value : INT32_MIN;
     for (uint64_t fits = w->cross_set[q] & sr->letters; fits; fits &= fits - 1u) {
-        int32_t v = sr->letter_value[__builtin_ctzll(fits)];
+        int32_t v = w->values[__builtin_ctzll(fits)];
         if (v > best) best = v;
     }
     return best;
@@ -807,7 +799,6 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     rack_info.tiles = tiles;
     rack_info.blanks = rack_counts[0];
     rack_info.letters = w.unused_letters;
-    for (unsigned c = 0; c < 64; c++) rack_info.letter_value[c] = rules->values[c];
     rack_info.blank_value = rack_counts[0] ? rules->values[0] : INT32_MIN;
     unsigned n_values = 0;
     for (unsigned c = 0; c <= lex->alphabet_size; c++)
