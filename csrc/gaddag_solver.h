@@ -391,4 +391,34 @@ int gd_choose_move(const gd_lexicon *lex, const gd_rules *rules, const gd_game *
 int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed,
                 gd_game *game, void *workspace, gd_error *err);
 
+/* ---- Learning leave values (train.c; the method: docs/leaves.md) ---------------------------- */
+
+/*
+ * What racks were worth, per leave: sum[i] adds the best move's equity (hundredths) of every
+ * recorded rack holding leave i (entry order of the leave table), seen[i] counts those racks.
+ * The buffers belong to the caller; entries must equal the table's count.
+ */
+typedef struct gd_rack_stats {
+    int64_t *sum;
+    uint32_t *seen;
+    uint32_t entries;
+    uint32_t reserved;
+    int64_t rack_sum;       /* over every recorded rack */
+    uint64_t rack_squares;  /* sum of the squared equities */
+    uint64_t racks;         /* racks recorded */
+} gd_rack_stats;
+
+/* Zero the statistics (buffers and totals). */
+void gd_rack_stats_clear(gd_rack_stats *stats);
+/* Add `from` into `into` (the same entries); refused before a count would overflow. */
+int gd_rack_stats_merge(gd_rack_stats *into, const gd_rack_stats *from, gd_error *err);
+/*
+ * Play one training game (gd_game_new with `seed`): both seats are equity players with
+ * `leaves`. Before each turn where the player holds rack_size tiles and the bag is not empty,
+ * the equity of the move chosen (the best) is added to `stats` for every leave of that rack.
+ * The table must have max_leave = rack_size - 1 and the rules' alphabet.
+ */
+int gd_train_game(const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves, uint64_t seed,
+                  gd_rack_stats *stats, gd_game *game, void *workspace, gd_error *err);
+
 #endif

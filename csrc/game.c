@@ -267,7 +267,7 @@ void gd_game_unseen(const gd_game *game, uint32_t player, uint32_t *counts)
 }
 
 /* The move for the player to move, on a workspace already prepared for the game's board. */
-static int choose(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, const void *workspace,
+int gd_choose_prepared(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, const void *workspace,
                   const gd_player *player, gd_move *out, gd_error *err)
 {
     const uint32_t p = game->to_move;
@@ -320,7 +320,7 @@ int gd_choose_move(const gd_lexicon *lex, const gd_rules *rules, const gd_game *
     if (game->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
     int rc = gd_prepare(lex, rules, game->board, workspace, err);
     if (rc) return rc;
-    return choose(lex, rules, game, workspace, player, out, err);
+    return gd_choose_prepared(lex, rules, game, workspace, player, out, err);
 }
 
 int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed, gd_game *game,
@@ -333,7 +333,7 @@ int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *p
     if (rc) return rc;
     gd_move move;
     while (!game->over) {
-        rc = choose(lex, rules, game, workspace, &players[game->to_move], &move, err);
+        rc = gd_choose_prepared(lex, rules, game, workspace, &players[game->to_move], &move, err);
         if (rc) return rc;
         rc = gd_game_move(game, rules, &move, err);
         if (rc) return rc;

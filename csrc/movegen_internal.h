@@ -42,5 +42,8 @@ static inline int32_t gd_rack_value(const gd_rules *rules, const uint8_t *counts
 int gd_check_rules(const gd_rules *rules, gd_error *err);
 /* Whether move a ranks before move b (by equity first when by_equity). */
 int gd_move_better(const gd_move *a, const gd_move *b, int by_equity);
+/* game.c: the move `player` makes in `game`, on a workspace already prepared for its board. */
+int gd_choose_prepared(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, const void *workspace,
+                       const gd_player *player, gd_move *out, gd_error *err);
 
 #endif

@@ -28,6 +28,7 @@ from gaddag_solver.rules_core import core_rules
 from gaddag_solver.solver import Solver, _rank, _rank_by_equity
 from oracle import OracleRules, board_from_lines, generate
 from small_words import WORDS as SMALL_WORDS
+from tiny_rules import tiny_rules
 
 ENGLISH = Rules.load("english")
 
@@ -138,36 +139,6 @@ def test_self_play_in_c_matches_the_game_class(sowpods: Lexicon) -> None:
 
 
 # ---- legality against the brute-force oracle ---------------------------------------------------------
-
-
-def tiny_rules() -> Rules:
-    data = ENGLISH.to_dict()
-    letters = [["A", 1, 6], ["C", 3, 2], ["E", 1, 6], ["O", 1, 4], ["R", 1, 4], ["S", 1, 4], ["T", 1, 4]]
-    data.update(
-        name="tinygame",
-        rows=9,
-        cols=9,
-        layout=[
-            "T...d...T",
-            ".D.....D.",
-            "..t...t..",
-            "...D.D...",
-            "d...D...d",
-            "...D.D...",
-            "..t...t..",
-            ".D.....D.",
-            "T...d...T",
-        ],  # fmt: skip
-        start=[4, 4],
-        rack_size=5,
-        bingo_bonus=25,
-        letters=letters,
-        blanks=1,
-        vowels=["A", "E", "O"],
-        exchange_minimum=5,
-        default_lexicon=None,
-    )
-    return Rules.from_dict(data)
 
 
 def test_every_self_played_play_is_legal_by_the_oracle() -> None:

@@ -199,6 +199,18 @@ class gd_player(C.Structure):
     _fields_ = [("kind", C.c_uint32), ("leaves", C.c_void_p)]
 
 
+class gd_rack_stats(C.Structure):
+    _fields_ = [
+        ("sum", C.c_void_p),
+        ("seen", C.c_void_p),
+        ("entries", C.c_uint32),
+        ("reserved", C.c_uint32),
+        ("rack_sum", C.c_int64),
+        ("rack_squares", C.c_uint64),
+        ("racks", C.c_uint64),
+    ]
+
+
 STRUCTS: dict[str, type[C.Structure]] = {
     cls.__name__: cls
     for cls in (
@@ -215,6 +227,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_turn,
         gd_game,
         gd_player,
+        gd_rack_stats,
     )
 }
 SCALARS: dict[str, Any] = {
@@ -222,6 +235,7 @@ SCALARS: dict[str, Any] = {
     "uint32_t": C.c_uint32,
     "int16_t": C.c_int16,
     "int32_t": C.c_int32,
+    "int64_t": C.c_int64,
     "uint64_t": C.c_uint64,
     "size_t": C.c_size_t,
     "uint8_t *": C.c_void_p,  # only ever as the pointee of "uint8_t **"
@@ -383,6 +397,9 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_game_unseen", None, [P, C.c_uint32, P]),
     ("gd_choose_move", C.c_int, [P, P, P, P, P, P, P]),
     ("gd_autoplay", C.c_int, [P, P, P, C.c_uint64, P, P, P]),
+    ("gd_rack_stats_clear", None, [P]),
+    ("gd_rack_stats_merge", C.c_int, [P, P, P]),
+    ("gd_train_game", C.c_int, [P, P, P, C.c_uint64, P, P, P, P]),
 ]
 
 

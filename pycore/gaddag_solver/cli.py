@@ -27,9 +27,9 @@ EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 
-def _error(message: str) -> int:
+def _error(message: str, status: int = EXIT_FAILURE) -> int:
     print(f"error: {message}", file=sys.stderr)
-    return EXIT_FAILURE
+    return status
 
 
 # ---- build_lexicon.py ----------------------------------------------------------------------------
@@ -143,10 +143,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     return build_lexicon_main(argv)
 
 
+LEAVES_ACTIONS = ("import", "export", "info")
+
+
 def cmd_leaves(args: argparse.Namespace) -> int:
-    """leaves import IN(.csv|.klv2) -o OUT.leaves / export IN.leaves [-o OUT.csv] / info IN.leaves"""
+    """leaves [--leaves NAME] [LEAVE ...] / import IN(.csv|.klv2) -o OUT.leaves /
+    export IN.leaves [-o OUT.csv] / info IN.leaves"""
     from .formats.leaves import Leaves, LeavesError
 
+    if not args.words or args.words[0] not in LEAVES_ACTIONS:
+        return _show_leaves(args)
+    args.action = args.words[0]
+    if len(args.words) != 2:
+        return _error(f"leaves {args.action} takes one file, not {len(args.words) - 1}", EXIT_USAGE)
+    args.input = args.words[1]
     try:
         rules = Rules.load(args.leaves_rules) if args.leaves_rules else None
         if args.action == "import":
@@ -173,6 +183,106 @@ def cmd_leaves(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"error: {exc.filename or args.output}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+    return 0
+
+
+def _show_leaves(args: argparse.Namespace) -> int:
+    """The values of the leaves asked for, or the best and worst of every size."""
+    from .formats.leaves import Leaves, LeavesError, default_leaves, leave_text
+
+    try:
+        rules = Rules.load(args.leaves_rules or "english")
+        name = args.table or default_leaves(rules.default_lexicon or "")
+        if name is None:
+            raise LeavesError(f"ruleset {rules.name!r} has no default leave table: give --leaves")
+        table = Leaves.load(name, rules)
+        if args.top < 0:
+            raise LeavesError(f"--top must be 0 or more, not {args.top}")
+        print(f"# {table.source}: {len(table):,} leaves of the {rules.name} rules")
+        if args.words:
+            for word in args.words:
+                leave = leave_text("".join(chr(code) for code in _leave_codes(table, word)), rules)
+                print(f"{leave}\t{table.value(word):+.2f}")
+            return 0
+        by_size: dict[int, list[tuple[float, str]]] = {}
+        for leave, value in table.items():
+            by_size.setdefault(len(leave), []).append((value, leave))
+        for size, entries in sorted(by_size.items()):
+            entries.sort(key=lambda item: (-item[0], item[1]))
+            best = ", ".join(f"{leave} {value:+.2f}" for value, leave in entries[: args.top])
+            worst = ", ".join(f"{leave} {value:+.2f}" for value, leave in entries[::-1][: args.top])
+            print(f"{size} tile{'s' if size > 1 else ''} ({len(entries):,}): best {best}")
+            print(f"{' ' * len(str(size))}  worst {worst}")
+    except (LeavesError, RulesError) as exc:
+        return _error(str(exc), EXIT_USAGE)
+    return 0
+
+
+def _leave_codes(table: Any, leave: str) -> list[int]:
+    """A leave's codes, ascending (blank 0), as its table counts them."""
+    counts = table.counts(leave)
+    return [code for code in range(64) for _ in range(counts[code])]
+
+
+# ---- gaddag-solver train-leaves ------------------------------------------------------------------
+
+
+def cmd_train_leaves(args: argparse.Namespace) -> int:
+    """Learn a leave table by self-play (gaddag_solver.game.train)."""
+    from .game import train
+    from .progress import ProgressBar
+
+    show = args.progress or sys.stderr.isatty()
+    bars: list[ProgressBar] = []
+
+    def progress(generation: int) -> Any:
+        for bar in bars:
+            bar.close()
+        bars.clear()
+        if not show:
+            return None
+        print(f"generation {generation} of {args.generations}: self-play", file=sys.stderr)
+        bars.append(ProgressBar("games"))
+        return bars[0]
+
+    def log(line: str) -> None:
+        for bar in bars:
+            bar.close()
+        print(line, flush=True)
+
+    try:
+        if args.workers is not None and args.workers < 1:
+            raise train.TrainError(f"--workers must be at least 1, not {args.workers}")
+        rules = Rules.load(args.rules)
+        lexicon = args.lexicon or rules.default_lexicon
+        if not lexicon:
+            raise train.TrainError(f"ruleset {rules.name!r} has no default lexicon: give --lexicon")
+        config = train.TrainConfig.create(
+            lexicon,
+            args.rules,
+            args.generations,
+            args.games,
+            args.seed,
+            args.eval_games,
+            not args.no_smoothing,
+        )
+        result = train.train(
+            config, args.output, workers=args.workers, scheduler=args.scheduler, restart=args.restart,
+            progress=progress, log=log,
+        )  # fmt: skip
+    except train.TrainInterrupted as exc:
+        for bar in bars:
+            bar.close()
+        return _error(str(exc), 130)
+    except (train.TrainError, RulesError, LexiconNotFoundError, LexiconFormatError) as exc:
+        for bar in bars:
+            bar.close()
+        return _error(str(exc), EXIT_USAGE)
+    for bar in bars:
+        bar.close()
+    print(train.format_log(result.log))
+    size = result.output.stat().st_size
+    print(f"wrote {result.output} ({size:,} bytes); log: {train.checkpoint_dir(result.output) / 'run.json'}")
     return 0
 
 
@@ -682,12 +792,70 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true")
     p.set_defaults(run=cmd_build)
     _add_solve_parser(sub)
-    p = sub.add_parser("leaves", help="leave tables: import CSV/KLV2, export CSV, info")
-    p.add_argument("action", choices=("import", "export", "info"))
-    p.add_argument("input", help="a .csv or .klv2 file (import), a .leaves file or name (export, info)")
+    p = sub.add_parser(
+        "leaves",
+        help="leave values; leave tables: import CSV/KLV2, export CSV, info",
+        usage="gaddag-solver leaves [--leaves NAME] [LEAVE ...]\n"
+        "       gaddag-solver leaves import IN.csv|IN.klv2 -o OUT.leaves [--rules NAME]\n"
+        "       gaddag-solver leaves export IN.leaves [-o OUT.csv]\n"
+        "       gaddag-solver leaves info IN.leaves",
+        description="Without an action: the value of each LEAVE (e.g. AEINST, ?S, QU), or, with no "
+        "LEAVE, the best and worst leaves of every size. The actions import, export and info are "
+        "written in lower case; a leave spelled like one is looked up in upper case (INFO).",
+        epilog="Example: gaddag-solver leaves --leaves sowpods ?S QU ERS",
+    )
+    p.add_argument("words", nargs="*", metavar="LEAVE", help="leaves to look up, or an action and its file")
+    p.add_argument(
+        "--leaves",
+        dest="table",
+        help="leave table: a name (sowpods, twl06) or a .leaves file; default: the table of the "
+        "ruleset's default lexicon",
+    )
+    p.add_argument("--top", type=int, default=5, help="best and worst leaves shown per size (default 5)")
     p.add_argument("-o", "--output", help="the .leaves file (import) or .csv file (export; default stdout)")
-    p.add_argument("--rules", dest="leaves_rules", help="ruleset (import: default english)")
+    p.add_argument("--rules", dest="leaves_rules", help="ruleset (default english)")
     p.set_defaults(run=cmd_leaves)
+
+    p = sub.add_parser(
+        "train-leaves",
+        help="learn a leave table by self-play, from nothing (docs/leaves.md)",
+        description="Generation 0 values every leave at 0 (the greedy player); each generation plays "
+        "--games self-play games with the current table, derives a new table from them and plays it "
+        "against the previous one and against greedy (mirrored pairs). A checkpoint folder next to "
+        "the output (OUT.checkpoint) keeps every generation: Ctrl-C is safe, and the same command "
+        "resumes. The same seed gives the same table on any number of workers or on a Dask cluster.",
+        epilog="Example: gaddag-solver train-leaves --lexicon sowpods --generations 4 --games 300000 "
+        "--seed 1 -o sowpods.leaves",
+    )
+    p.add_argument("--lexicon", help="lexicon name or .gaddag path (default: the ruleset's default lexicon)")
+    p.add_argument("--rules", default="english", help="ruleset name or .json path (default english)")
+    p.add_argument("--generations", type=int, default=4, help="generations to train (default 4)")
+    p.add_argument(
+        "--games", type=int, default=100_000, help="self-play games per generation (default 100000)"
+    )
+    p.add_argument(
+        "--seed", type=int, default=1, help="the run's seed: the same seed, the same table (default 1)"
+    )
+    p.add_argument(
+        "--eval-games",
+        type=int,
+        default=4000,
+        help="games of each match measuring a generation, against the previous table and against "
+        "greedy; 0 to skip (default 4000)",
+    )
+    p.add_argument(
+        "--no-smoothing",
+        action="store_true",
+        help="value each leave by its own racks alone (rare leaves get noisy values; for comparison)",
+    )
+    p.add_argument("-o", "--output", required=True, help="the .leaves file to write")
+    p.add_argument("--workers", type=int, help="local worker processes (default: every core)")
+    p.add_argument(
+        "--scheduler", metavar="ADDRESS", help="play the games on this Dask scheduler (tcp://HOST:8786)"
+    )
+    p.add_argument("--restart", action="store_true", help="discard the output's checkpoint and start afresh")
+    p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    p.set_defaults(run=cmd_train_leaves)
 
     p = sub.add_parser(
         "autoplay",

@@ -16,7 +16,7 @@ import math
 import os
 import sys
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,10 @@ from ..rack import BLANK, RackError, parse_tiles
 from ..rules import Rules, RulesError
 
 SUFFIX = ".leaves"
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "leaves"  # the trained tables (docs/leaves.md)
+# Lexicons without a table of their own play with a related one: ENABLE's words are close to
+# TWL06's, and its games were never trained apart.
+SHARED_TABLES = {"enable": "twl06"}
 MAX_HUNDREDTHS = 32767  # int16, with -32768 reserved: values are ±327.67
 KLV_ACCEPTS = 0x800000
 KLV_IS_END = 0x400000
@@ -89,6 +93,19 @@ def _key_index(limits: tuple[int, ...], max_leave: int) -> dict[str, int]:
 def _limits(rules: Rules) -> tuple[tuple[int, ...], int]:
     counts, max_leave = tile_set(rules)
     return tuple(min(count, max_leave) for count in counts), max_leave
+
+
+def entry_keys(rules: Rules) -> tuple[str, ...]:
+    """Every leave of the ruleset's tables in entry order, each as a string of ``chr(code)``
+    (the blank ``chr(0)``) in ascending code order; by size, sizes ascending."""
+    return _entry_keys(*_limits(rules))
+
+
+def leave_text(key: str, rules: Rules) -> str:
+    """A leave key as players write it: letters in alphabet order, blanks (``?``) last."""
+    text = key.translate(_letters_table(rules))
+    blanks = text.count(BLANK)
+    return text.replace(BLANK, "") + BLANK * blanks
 
 
 def _key_table(rules: Rules) -> dict[int, str]:
@@ -207,15 +224,29 @@ class Leaves:
     def from_function(cls, rules: Rules, value: Callable[[str], float], source: str = "<function>") -> Leaves:
         """A table holding ``value(leave)`` for every leave of the ruleset, the leave written as
         its tiles in alphabet order with blanks (``?``) last. Values are rounded to 1/100 point."""
-        limits, max_leave = _limits(rules)
-        letters = _letters_table(rules)
         values = array("h")
-        for key in _entry_keys(limits, max_leave):
-            text = key.translate(letters)
-            blanks = text.count(BLANK)
-            leave = text.replace(BLANK, "") + BLANK * blanks
+        for key in entry_keys(rules):
+            leave = leave_text(key, rules)
             values.append(_hundredths(value(leave), f"{source}: leave {leave}"))
         return cls._build(rules, values, source)
+
+    @classmethod
+    def from_hundredths(cls, rules: Rules, values: Iterable[int], source: str = "<values>") -> Leaves:
+        """A table from values in hundredths of a point, one per leave in entry order
+        (:func:`entry_keys`), each within ±327.67 points."""
+        packed = array("h")
+        try:
+            packed.extend(values)
+        except (OverflowError, TypeError) as error:
+            raise LeavesError(
+                f"{source}: values must be whole hundredths within ±327.67 points ({error})"
+            ) from None
+        expected = len(entry_keys(rules))
+        if len(packed) != expected:
+            raise LeavesError(f"{source}: {len(packed)} values, the {rules.name} table has {expected} leaves")
+        if -MAX_HUNDREDTHS - 1 in packed:
+            raise LeavesError(f"{source}: -327.68 is reserved; values are within ±327.67 points")
+        return cls._build(rules, packed, source)
 
     @classmethod
     def _build(cls, rules: Rules, values: array, source: str) -> Leaves:
@@ -359,14 +390,34 @@ class Leaves:
 
 
 def resolve_leaves(name_or_path: str | os.PathLike[str]) -> Path:
-    """The file for a leave table: an existing path, else ``NAME.leaves`` in the lexicon folders."""
-    found = find_named_file(name_or_path, SUFFIX)
+    """The file for a leave table: an existing path, else ``NAME.leaves`` in the lexicon folders,
+    else a table shipped with the package (``sowpods``, ``twl06``)."""
+    found = find_named_file(name_or_path, SUFFIX) or _shipped(os.fspath(name_or_path))
     if found is None:
-        where = ", ".join(str(folder) for folder in lexicon_dirs())
+        where = ", ".join(str(folder) for folder in [*lexicon_dirs(), SHIPPED_DIR])
         raise LeavesError(
             f"no leave table {os.fspath(name_or_path)!r}: not a file, and no such {SUFFIX} in {where}"
         )
     return found
+
+
+def _shipped(name: str) -> Path | None:
+    name = name.removesuffix(SUFFIX).lower()
+    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
+        return None
+    path = SHIPPED_DIR / f"{name}{SUFFIX}"
+    return path if path.is_file() else None
+
+
+def default_leaves(lexicon: str) -> str | None:
+    """The name of the leave table that goes with a lexicon (by its name), if one can be found:
+    its own, or the one it shares (enable plays with twl06's)."""
+    name = SHARED_TABLES.get(lexicon.lower(), lexicon.lower())
+    try:
+        resolve_leaves(name)
+    except LeavesError:
+        return None
+    return name
 
 
 def _read_input(path_or_text: str | os.PathLike[str], what: str) -> tuple[str, str]:

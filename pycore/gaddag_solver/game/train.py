@@ -1,0 +1,574 @@
+"""Learning a leave table by self-play, generation by generation (docs/leaves.md).
+
+Generation 0 is the table in which every leave is worth 0 (the greedy player). Generation g
+plays ``games`` training games with table g−1 in both seats (``gd_train_game``: every full
+rack's best equity is added to every leave it holds), derives table g from those statistics
+(:mod:`.leave_estimate`), and measures it: mirrored game pairs against table g−1 and against the
+greedy player.
+
+A run is reproducible: game i of generation g is seeded from (seed, g, i) alone, games are sent
+in chunks of a fixed size whatever the number of workers, and statistics are integer sums, so
+the same command gives the same table on one core, on many, or on a Dask cluster.
+
+A run keeps a checkpoint folder next to its output (``OUT.checkpoint/``): the configuration and
+the per-generation log (``run.json``), every generation's table (``gen-NN.leaves``), and, while a
+generation is under way, the statistics of its finished chunks (``partial.stats``, saved every
+half minute and on Ctrl-C). The same command resumes where the run stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import zlib
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import _core_api as core
+from ..formats.leaves import Leaves, LeavesError
+from ..lexicon import Lexicon
+from ..lexicons import resolve_lexicon
+from ..rules import Rules
+from ..solver import check_alphabets, core_rules
+from .autoplay import SCHEDULER_TIMEOUT, AutoplayError, Match, PlayerSpec, pair_seed, run_autoplay
+from .leave_estimate import Estimate, estimate
+
+CHUNK_GAMES = 200  # games per task: fixed, so that the chunks (and the table) do not depend on the workers
+CHECKPOINT_SECONDS = 30.0  # how often an unfinished generation's statistics are saved
+FORMAT = 1  # of run.json
+TRAIN_STREAM = 0x545241494E  # seeds of training games
+EVAL_STREAM = 0x4556414C  # seeds of the evaluation matches
+
+Progress = Callable[[int, int], None]  # (games done, games in the generation)
+Log = Callable[[str], None]
+
+
+class TrainError(ValueError):
+    """A training run cannot start or go on; the message says why and what to do."""
+
+
+class TrainInterrupted(Exception):
+    """The run was interrupted; its checkpoint holds everything finished so far."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """What a run is: two runs with the same configuration produce the same tables."""
+
+    lexicon: str  # absolute path of the .gaddag
+    rules: str  # a shipped ruleset's name or an absolute path
+    generations: int
+    games: int  # training games per generation
+    seed: int
+    eval_games: int  # games of each evaluation match (0: none)
+    smooth: bool = True
+
+    def __post_init__(self) -> None:
+        if self.generations < 1:
+            raise TrainError(f"--generations must be at least 1, not {self.generations}")
+        if self.games < 1:
+            raise TrainError(f"--games must be at least 1, not {self.games}")
+        if self.eval_games < 0:
+            raise TrainError(f"--eval-games must be 0 or more, not {self.eval_games}")
+
+    @classmethod
+    def create(
+        cls,
+        lexicon: str | os.PathLike[str],
+        rules: str,
+        generations: int,
+        games: int,
+        seed: int,
+        eval_games: int = 2000,
+        smooth: bool = True,
+    ) -> TrainConfig:
+        """A configuration with the lexicon and a rules file resolved to absolute paths, after
+        checking that the lexicon fits the ruleset."""
+        if isinstance(rules, str) and ("/" in rules or rules.endswith(".json")):
+            rules = str(Path(rules).resolve())
+        try:
+            loaded = Rules.load(rules)
+            path = resolve_lexicon(lexicon).resolve()
+            check_alphabets(Lexicon.load(path, loaded), loaded)
+        except (OSError, ValueError) as exc:
+            raise TrainError(str(exc)) from None
+        return cls(str(path), rules, generations, games, seed & ((1 << 64) - 1), eval_games, smooth)
+
+
+# ---- the work a worker does ---------------------------------------------------------------------------
+
+
+def game_seed(seed: int, generation: int, game: int) -> int:
+    """The bag seed of training game `game` of generation `generation`."""
+    return pair_seed(pair_seed(seed ^ TRAIN_STREAM, generation), game)
+
+
+class _Trainer:
+    """A process's lexicon, rules and game buffers, loaded once; the table of the generation
+    under way is swapped in by its checksum."""
+
+    def __init__(self, lexicon: str, rules: str) -> None:
+        self.rules = Rules.load(rules)
+        self.lexicon = Lexicon.load(lexicon, self.rules)
+        self.core_rules = core_rules(self.rules)
+        self.selfplay = core.SelfPlay()
+        self.table: Leaves | None = None
+        self.table_crc = -1
+
+    def use(self, table: bytes) -> Leaves:
+        crc = zlib.crc32(table)
+        if self.table is None or crc != self.table_crc:
+            self.table = Leaves.from_bytes(table, self.rules, "<training table>")
+            self.table_crc = crc
+        return self.table
+
+
+_TRAINERS: dict[tuple[str, str], _Trainer] = {}
+
+
+def train_chunk(
+    lexicon: str, rules: str, table: bytes, seed: int, generation: int, start: int, stop: int
+) -> bytes:
+    """Training games start..stop-1 of a generation; their statistics as RackStats bytes."""
+    trainer = _TRAINERS.get((lexicon, rules))
+    if trainer is None:
+        _TRAINERS.clear()
+        trainer = _TRAINERS[(lexicon, rules)] = _Trainer(lexicon, rules)
+    leaves = trainer.use(table)
+    stats = core.RackStats(len(leaves))
+    for game in range(start, stop):
+        core.train_game(
+            trainer.lexicon._core, trainer.core_rules, leaves.core, game_seed(seed, generation, game), stats,
+            trainer.selfplay,
+        )  # fmt: skip
+    return stats.to_bytes()
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the parent, which saves the checkpoint and stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# ---- the checkpoint ---------------------------------------------------------------------------------------
+
+
+def checkpoint_dir(out: str | os.PathLike[str]) -> Path:
+    return Path(f"{os.fspath(out)}.checkpoint")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+@dataclass
+class _State:
+    folder: Path
+    config: TrainConfig
+    log: list[dict[str, Any]]  # one entry per finished generation
+
+    @property
+    def done(self) -> int:
+        return len(self.log)
+
+    def table_path(self, generation: int) -> Path:
+        return self.folder / f"gen-{generation:02d}.leaves"
+
+    def save(self) -> None:
+        document = {"format": FORMAT, "config": asdict(self.config), "generations": self.log}
+        _write_atomic(self.folder / "run.json", json.dumps(document, indent=2).encode())
+
+
+def _open_state(folder: Path, config: TrainConfig, restart: bool) -> _State:
+    run_file = folder / "run.json"
+    if restart and folder.exists():
+        for path in folder.iterdir():
+            if path.is_file():
+                path.unlink()
+    if not run_file.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        state = _State(folder, config, [])
+        state.save()
+        return state
+    try:
+        document = json.loads(run_file.read_bytes())
+        saved = TrainConfig(**document["config"])
+        log = list(document["generations"])
+        if document.get("format") != FORMAT or not all(isinstance(entry, dict) for entry in log):
+            raise ValueError("unknown layout")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TrainError(
+            f"{run_file}: not a readable checkpoint ({exc}); remove the folder or pass --restart"
+        ) from None
+    if _identity(saved) != _identity(config):
+        raise TrainError(
+            f"{folder} holds another run ({_describe(saved)}); this one is {_describe(config)}: "
+            "pass --restart to discard it, or choose another output"
+        )
+    if saved.generations > config.generations:
+        raise TrainError(
+            f"{folder} holds a run of {saved.generations} generations, more than {config.generations}"
+        )
+    state = _State(folder, config, log)
+    for generation in range(1, state.done + 1):
+        if not state.table_path(generation).exists():
+            raise TrainError(
+                f"{state.table_path(generation)} is missing: the checkpoint is damaged; pass --restart"
+            )
+    state.save()  # a run may be extended with more generations
+    return state
+
+
+def _identity(config: TrainConfig) -> tuple[Any, ...]:
+    """What must agree for a checkpoint to be resumed (more generations may be asked for)."""
+    return (config.lexicon, config.rules, config.games, config.seed, config.eval_games, config.smooth)
+
+
+def _describe(config: TrainConfig) -> str:
+    return (
+        f"lexicon {Path(config.lexicon).name}, rules {config.rules}, {config.games} games per generation, "
+        f"seed {config.seed}, {config.eval_games} evaluation games, "
+        f"{'smoothed' if config.smooth else 'raw means'}"
+    )
+
+
+# ---- one generation ---------------------------------------------------------------------------------------
+
+
+def chunk_ranges(games: int) -> list[tuple[int, int]]:
+    return [(start, min(start + CHUNK_GAMES, games)) for start in range(0, games, CHUNK_GAMES)]
+
+
+class _Partial:
+    """The statistics of a generation's finished chunks, saved now and then."""
+
+    def __init__(self, folder: Path, generation: int, table: bytes, entries: int) -> None:
+        self.stats_path = folder / "partial.stats"
+        self.meta_path = folder / "partial.json"
+        self.generation = generation
+        self.table_crc = zlib.crc32(table)
+        self.stats = core.RackStats(entries)
+        self.done: set[int] = set()
+        self.saved_at = time.monotonic()
+        self._load(entries)
+
+    def _load(self, entries: int) -> None:
+        if not self.meta_path.exists():
+            return
+        try:
+            meta = json.loads(self.meta_path.read_bytes())
+            stats = core.RackStats.from_bytes(self.stats_path.read_bytes())
+            if zlib.crc32(self.stats_path.read_bytes()) != meta["stats_crc"]:
+                raise ValueError("the statistics do not match their checksum")
+        except (OSError, ValueError, KeyError, TypeError, core.CoreError) as exc:
+            raise TrainError(f"{self.meta_path}: a damaged checkpoint ({exc}); pass --restart") from None
+        if meta.get("generation") != self.generation or meta.get("table_crc") != self.table_crc:
+            return  # left by an earlier generation: start this one afresh
+        if stats.entries != entries:
+            raise TrainError(f"{self.stats_path}: statistics for {stats.entries} leaves, not {entries}")
+        self.stats = stats
+        self.done = set(meta["chunks"])
+
+    def add(self, chunk: int, data: bytes) -> None:
+        self.stats.merge(core.RackStats.from_bytes(data))
+        self.done.add(chunk)
+
+    def save(self) -> None:
+        data = self.stats.to_bytes()
+        _write_atomic(self.stats_path, data)
+        meta = {
+            "generation": self.generation,
+            "table_crc": self.table_crc,
+            "chunks": sorted(self.done),
+            "stats_crc": zlib.crc32(data),
+        }
+        _write_atomic(self.meta_path, json.dumps(meta).encode())
+        self.saved_at = time.monotonic()
+
+    def maybe_save(self) -> None:
+        if time.monotonic() - self.saved_at >= CHECKPOINT_SECONDS:
+            self.save()
+
+    def remove(self) -> None:
+        for path in (self.stats_path, self.meta_path):
+            path.unlink(missing_ok=True)
+
+
+def _play_generation(
+    config: TrainConfig,
+    generation: int,
+    table: bytes,
+    partial: _Partial,
+    workers: int,
+    scheduler: str | None,
+    progress: Progress | None,
+) -> None:
+    ranges = chunk_ranges(config.games)
+    todo = [i for i in range(len(ranges)) if i not in partial.done]
+
+    def done_games() -> int:
+        return sum(ranges[i][1] - ranges[i][0] for i in partial.done)
+
+    if progress:
+        progress(done_games(), config.games)
+    args = (config.lexicon, config.rules)
+    try:
+        if scheduler is not None:
+            _play_dask(config, generation, table, partial, ranges, todo, scheduler, progress, done_games)
+        elif workers == 1:
+            for i in todo:
+                start, stop = ranges[i]
+                partial.add(i, train_chunk(*args, table, config.seed, generation, start, stop))
+                partial.maybe_save()
+                if progress:
+                    progress(done_games(), config.games)
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
+                pending: dict[Future[bytes], int] = {}
+                queue = list(todo)
+                try:
+                    while queue or pending:
+                        while queue and len(pending) < 2 * workers:  # a few ahead, not the whole generation
+                            i = queue.pop(0)
+                            start, stop = ranges[i]
+                            pending[
+                                pool.submit(train_chunk, *args, table, config.seed, generation, start, stop)
+                            ] = i
+                        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in finished:
+                            partial.add(pending.pop(future), future.result())
+                        partial.maybe_save()
+                        if progress:
+                            progress(done_games(), config.games)
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    except KeyboardInterrupt:
+        partial.save()
+        raise TrainInterrupted(
+            f"interrupted in generation {generation} after {done_games()} of {config.games} games; "
+            "the checkpoint is saved: run the same command to resume"
+        ) from None
+    except Exception:
+        partial.save()  # what finished is kept whatever stopped the rest
+        raise
+
+
+def _play_dask(
+    config: TrainConfig,
+    generation: int,
+    table: bytes,
+    partial: _Partial,
+    ranges: list[tuple[int, int]],
+    todo: list[int],
+    scheduler: str,
+    progress: Progress | None,
+    done_games: Callable[[], int],
+) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise TrainError("--scheduler needs Dask: pip install 'gaddag-solver[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise TrainError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+    with client:
+        shared = client.scatter(table, broadcast=True)
+        futures = []
+        chunk_of = {}
+        for i in todo:
+            start, stop = ranges[i]
+            future = client.submit(
+                train_chunk, config.lexicon, config.rules, shared, config.seed, generation, start, stop,
+                pure=False, retries=2,
+            )  # fmt: skip
+            futures.append(future)
+            chunk_of[future.key] = i
+        for future in as_completed(futures, loop=client.loop):
+            i = chunk_of[future.key]
+            try:
+                data = future.result()
+            except Exception as exc:
+                raise TrainError(
+                    f"a worker failed on training games {ranges[i][0]}..{ranges[i][1] - 1}: {exc}"
+                ) from exc
+            partial.add(i, data)
+            future.release()
+            partial.maybe_save()
+            if progress:
+                progress(done_games(), config.games)
+
+
+# ---- the run --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    output: Path
+    log: list[dict[str, Any]]
+    seconds: float  # this invocation's time
+
+
+def _evaluate(
+    config: TrainConfig, generation: int, new: Path, previous: Path | None, workers: int
+) -> dict[str, Any]:
+    """Mirrored pairs of the new table against the previous one and against greedy."""
+    results = {}
+    base = pair_seed(config.seed ^ EVAL_STREAM, generation)
+    opponents = {
+        "previous": PlayerSpec("equity", None if previous is None else str(previous)),
+        "greedy": PlayerSpec("greedy"),
+    }
+    for k, (name, opponent) in enumerate(opponents.items()):
+        match = Match.create(config.lexicon, config.rules, [PlayerSpec("equity", str(new)), opponent])
+        run = run_autoplay(match, config.eval_games, pair_seed(base, k), workers=workers)
+        player = run.summary.players[0]
+        results[name] = {
+            "games": player.games,
+            "win_rate": player.win_rate.to_dict(),
+            "mean_spread": player.mean_spread.to_dict(),
+            "seconds": round(run.seconds, 2),
+        }
+    return results
+
+
+def train(
+    config: TrainConfig,
+    out: str | os.PathLike[str],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    restart: bool = False,
+    progress: Callable[[int], Progress | None] | None = None,
+    log: Log | None = None,
+) -> TrainResult:
+    """Run (or resume) a training run and write its last table to `out`.
+
+    `progress(generation)` may return a callback for that generation's games; `log` receives a
+    line per finished generation. Raises TrainInterrupted on Ctrl-C (the checkpoint is saved)."""
+    started = time.perf_counter()
+    say = log or (lambda line: None)
+    rules = Rules.load(config.rules)
+    folder = checkpoint_dir(out)
+    state = _open_state(folder, config, restart)
+    used = max(1, workers or os.cpu_count() or 1)
+    previous_path = state.table_path(state.done) if state.done else None
+    if previous_path is not None:
+        try:
+            table = Leaves.load(previous_path, rules).to_bytes()
+        except LeavesError as exc:
+            raise TrainError(f"{exc}: the checkpoint is damaged; pass --restart") from None
+    else:
+        table = Leaves.zero(rules).to_bytes()
+    entries = len(Leaves.from_bytes(table, rules))
+    if state.done:
+        say(f"resuming after generation {state.done} of {config.generations} ({folder})")
+    for generation in range(state.done + 1, config.generations + 1):
+        t0 = time.perf_counter()
+        partial = _Partial(folder, generation, table, entries)
+        _play_generation(
+            config, generation, table, partial, used, scheduler, progress(generation) if progress else None
+        )
+        play_seconds = time.perf_counter() - t0
+        sums, seen = _arrays(partial.stats)
+        found: Estimate = estimate(sums, seen, partial.stats.totals, rules, smooth=config.smooth)
+        new = Leaves.from_hundredths(rules, found.values, f"generation {generation}")
+        path = state.table_path(generation)
+        _write_atomic(path, new.to_bytes())
+        entry: dict[str, Any] = {
+            "generation": generation,
+            "games": config.games,
+            "play_seconds": round(play_seconds, 2),
+            "games_per_second": round(config.games / play_seconds, 1) if play_seconds > 0 else None,
+            "estimate": found.to_dict(),
+        }
+        if config.eval_games:
+            try:
+                entry["evaluation"] = _evaluate(config, generation, path, previous_path, used)
+            except KeyboardInterrupt:
+                partial.save()
+                raise TrainInterrupted(
+                    f"interrupted while measuring generation {generation}; run the same command to resume"
+                ) from None
+            except AutoplayError as exc:
+                raise TrainError(f"measuring generation {generation}: {exc}") from None
+        entry["seconds"] = round(time.perf_counter() - t0, 2)
+        state.log.append(entry)
+        state.save()
+        partial.remove()
+        say(format_generation(entry))
+        table = new.to_bytes()
+        previous_path = path
+    output = Path(out)
+    _write_atomic(output, table)
+    return TrainResult(output, state.log, time.perf_counter() - started)
+
+
+def _arrays(stats: core.RackStats) -> tuple[Any, Any]:
+    from array import array
+
+    sums = array("q")
+    sums.frombytes(stats.sums_bytes())
+    seen = array("I")
+    seen.frombytes(stats.seen_bytes())
+    return sums, seen
+
+
+def _rate(result: dict[str, Any]) -> str:
+    w = result["win_rate"]
+    s = result["mean_spread"]
+    return (
+        f"{100 * w['value']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] "
+        f"spread {s['value']:+.1f} ± {(s['high'] - s['low']) / 2:.1f}"
+    )
+
+
+def format_generation(entry: dict[str, Any]) -> str:
+    """One generation's line: pace, and the evaluation against the previous table and greedy."""
+    line = (
+        f"generation {entry['generation']}: {entry['games']} games in {entry['play_seconds']:.0f} s "
+        f"({entry['games_per_second']} games/s)"
+    )
+    evaluation = entry.get("evaluation")
+    if evaluation:
+        line += (
+            f"; vs previous {_rate(evaluation['previous'])}; vs greedy {_rate(evaluation['greedy'])} "
+            f"({evaluation['greedy']['games']} games each)"
+        )
+    return line
+
+
+def format_log(log: list[dict[str, Any]]) -> str:
+    """The per-generation table of a run's log."""
+    rows = [
+        [
+            "gen",
+            "games",
+            "games/s",
+            "vs previous: win % (95% CI)",
+            "spread",
+            "vs greedy: win % (95% CI)",
+            "spread",
+        ]
+    ]
+    for entry in log:
+        evaluation = entry.get("evaluation") or {}
+        cells = [str(entry["generation"]), str(entry["games"]), str(entry.get("games_per_second"))]
+        for name in ("previous", "greedy"):
+            result = evaluation.get(name)
+            if result is None:
+                cells += ["-", "-"]
+                continue
+            w, s = result["win_rate"], result["mean_spread"]
+            cells.append(f"{100 * w['value']:.1f} [{100 * w['low']:.1f}, {100 * w['high']:.1f}]")
+            cells.append(f"{s['value']:+.1f} ± {(s['high'] - s['low']) / 2:.1f}")
+        rows.append(cells)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(widths[i]) for i, cell in enumerate(row)) for row in rows)

@@ -1,0 +1,315 @@
+"""Learning leave tables by self-play (docs/leaves.md).
+
+- gd_train_game's statistics against a recomputation in Python from the game's own history
+  (every full rack with tiles in the bag, every sub-multiset of it, the equity of the move
+  made);
+- the estimate against direct arithmetic: raw means, and the shrinkage toward the prior;
+- a run is the same table on one worker, two worker processes, a Dask LocalCluster, and when
+  interrupted and resumed; bad checkpoints and mismatched runs give clear errors;
+- the train-leaves and leaves commands end to end.
+
+Training runs use a tiny ruleset (9×9, seven letters, racks of five) so a generation takes a
+second; the recomputation test plays SOWPODS games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from array import array
+from pathlib import Path
+
+import pytest
+from gaddag_solver import Lexicon, Rules, build_gaddag
+from gaddag_solver import _core_api as core
+from gaddag_solver.cli import main
+from gaddag_solver.formats.leaves import Leaves, LeavesError, entry_keys
+from gaddag_solver.game import train
+from gaddag_solver.game.leave_estimate import FIT_MIN_SEEN, estimate
+from gaddag_solver.lexicons import resolve_lexicon
+from gaddag_solver.solver import core_rules
+from small_words import WORDS as SMALL_WORDS
+from tiny_rules import tiny_rules
+
+ENGLISH = Rules.load("english")
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(lexicon path, rules path) of the tiny ruleset."""
+    folder = tmp_path_factory.mktemp("tiny")
+    rules = tiny_rules("tinytrain")
+    rules_path = folder / "tinytrain.json"
+    rules_path.write_text(json.dumps(rules.to_dict()), encoding="utf-8")
+    words = sorted(w for w in SMALL_WORDS if set(w) <= set(rules.alphabet.letters))
+    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
+    lexicon_path = folder / "tinytrain.gaddag"
+    lexicon_path.write_bytes(data)
+    return str(lexicon_path), str(rules_path)
+
+
+def config(
+    tiny: tuple[str, str], generations: int = 2, games: int = 450, eval_games: int = 20
+) -> train.TrainConfig:
+    return train.TrainConfig.create(tiny[0], tiny[1], generations, games, 7, eval_games)
+
+
+# ---- the statistics of a training game -------------------------------------------------------------
+
+
+def recompute(
+    game: core.PlayedGame, rules: Rules, keys: dict[str, int], entries: int
+) -> tuple[array, array, tuple[int, int, int]]:
+    """What gd_train_game should have recorded, from the history alone."""
+    sums = array("q", bytes(8 * entries))
+    seen = array("I", bytes(4 * entries))
+    bag = rules.blanks + sum(rules.counts) - 2 * rules.rack_size
+    racks = total = squares = 0
+    for turn in game.turns:
+        if len(turn.rack) == rules.rack_size and bag > 0:
+            racks += 1
+            total += turn.equity
+            squares += turn.equity**2
+            subsets = set()
+            for size in range(1, rules.rack_size):
+                subsets.update(itertools.combinations(turn.rack, size))  # rack codes are ascending
+            for subset in subsets:
+                index = keys["".join(chr(code) for code in subset)]
+                sums[index] += turn.equity
+                seen[index] += 1
+        bag -= turn.drawn
+        if turn.kind == core.lib.GD_EXCHANGE:
+            bag += len(turn.word)
+    return sums, seen, (racks, total, squares)
+
+
+def test_training_games_record_every_leave_of_every_full_rack() -> None:
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"), ENGLISH)
+    table = Leaves.from_function(
+        ENGLISH, lambda leave: 3.0 * leave.count("?") + 1.5 * leave.count("S") - len(leave)
+    )
+    keys = {key: i for i, key in enumerate(entry_keys(ENGLISH))}
+    selfplay = core.SelfPlay()
+    rules = core_rules(ENGLISH)
+    for seed in (3, 4):
+        stats = core.RackStats(len(table))
+        core.train_game(lexicon._core, rules, table.core, seed, stats, selfplay)
+        game = core.read_game(selfplay.game)
+        sums, seen, totals = recompute(game, ENGLISH, keys, len(table))
+        assert totals[0] >= 10
+        assert bytes(seen) == stats.seen_bytes() and bytes(sums) == stats.sums_bytes()
+        assert stats.totals == totals
+
+
+def test_statistics_merge_and_round_trip_as_bytes() -> None:
+    a, b = core.RackStats(5), core.RackStats(5)
+    a.sums[1], a.seen[1] = 700, 2
+    b.sums[1], b.seen[1], b.sums[4], b.seen[4] = -300, 1, 50, 1
+    a.merge(b)
+    assert list(a.sums[0:5]) == [0, 400, 0, 0, 50] and list(a.seen[0:5]) == [0, 3, 0, 0, 1]
+    copy = core.RackStats.from_bytes(a.to_bytes())
+    assert copy.to_bytes() == a.to_bytes()
+    with pytest.raises(core.CoreError, match="cannot be merged"):
+        a.merge(core.RackStats(4))
+    with pytest.raises(core.CoreError, match="must be"):
+        core.RackStats.from_bytes(a.to_bytes()[:-1])
+
+
+# ---- the estimate ----------------------------------------------------------------------------------
+
+
+def synthetic(rules: Rules, seed: int) -> tuple[array, array, tuple[int, int, int]]:
+    import random
+
+    rng = random.Random(seed)
+    keys = entry_keys(rules)
+    sums = array("q")
+    seen = array("I")
+    for key in keys:
+        n = rng.choice([0, 1, 3, 40, FIT_MIN_SEEN, 5000])
+        truth = 400 * key.count("\0") - 150 * (len(key) - len(set(key))) + 20 * len(key)
+        seen.append(n)
+        sums.append(
+            sum(3000 + truth + rng.randint(-900, 900) for _ in range(min(n, 50))) * n // max(1, min(n, 50))
+        )
+    racks = 10_000
+    return sums, seen, (racks, 3000 * racks, (3000**2 + 500**2) * racks)
+
+
+def test_raw_values_are_means_minus_the_overall_mean() -> None:
+    rules = tiny_rules()
+    sums, seen, totals = synthetic(rules, 1)
+    found = estimate(sums, seen, totals, rules, smooth=False)
+    for i in range(len(sums)):
+        expected = round(sums[i] / seen[i] - 3000) if seen[i] else 0
+        assert found.values[i] == max(-32767, min(32767, expected))
+
+
+def test_smoothing_shrinks_toward_the_prior_of_singles_and_pairs() -> None:
+    """Every value is (n * raw + m * prior) / (n + m), the prior a + b * x1 + c * x2 from the
+    size's coefficients, x1 the sum of the single tiles' values, x2 the sum of the pairs'
+    synergies (a pair's value minus its tiles' values) — recomputed here from the output."""
+    rules = tiny_rules()
+    sums, seen, totals = synthetic(rules, 2)
+    raw = estimate(sums, seen, totals, rules, smooth=False)
+    found = estimate(sums, seen, totals, rules, smooth=True)
+    keys = entry_keys(rules)
+    value = {key: found.values[i] for i, key in enumerate(keys)}
+    reports = {report.size: report for report in found.sizes}
+    checked = 0
+    for i, key in enumerate(keys):
+        report = reports[len(key)]
+        coefficients = report.coefficients
+        if len(key) == 1:
+            prior = coefficients[0]
+        else:
+            x1 = sum(value[t] for t in key)
+            prior = coefficients[0] + coefficients[1] * x1
+            if len(key) > 2:
+                pairs = itertools.combinations(key, 2)
+                prior += coefficients[2] * sum(value[a + b] - value[a] - value[b] for a, b in pairs)
+        n, m = seen[i], report.prior_weight
+        exact_raw = sums[i] / n - 3000 if n else 0.0
+        expected = (n * exact_raw + m * prior) / (n + m)
+        # singles and pairs enter the prior rounded to hundredths here, exactly in the estimate
+        assert abs(found.values[i] - expected) <= 1 + 2 * len(key) ** 2, key
+        checked += 1
+        if n >= 5000:
+            assert abs(found.values[i] - raw.values[i]) < abs(raw.values[i] - prior) + 1
+    assert checked == len(keys)
+    assert all(r.fitted > 0 and r.prior_weight > 0 for r in found.sizes)
+
+
+# ---- runs: determinism, resuming, bad checkpoints -----------------------------------------------------
+
+
+def test_a_run_is_the_same_on_one_or_two_workers(tiny: tuple[str, str], tmp_path: Path) -> None:
+    one = train.train(config(tiny), tmp_path / "one.leaves", workers=1)
+    two = train.train(config(tiny), tmp_path / "two.leaves", workers=2)
+    assert one.output.read_bytes() == two.output.read_bytes()
+    assert [e["estimate"] for e in one.log] == [e["estimate"] for e in two.log]
+    assert len(one.log) == 2 and all("evaluation" in e for e in one.log)
+    evaluation = one.log[0]["evaluation"]
+    assert evaluation["greedy"]["games"] == 20 and 0 <= evaluation["greedy"]["win_rate"]["value"] <= 1
+    # generation 2 was trained with generation 1's table
+    assert (tmp_path / "one.leaves.checkpoint" / "gen-02.leaves").read_bytes() == one.output.read_bytes()
+
+
+def test_the_same_table_on_a_dask_cluster(tiny: tuple[str, str], tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local = train.train(config(tiny, eval_games=0), tmp_path / "local.leaves", workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = train.train(
+            config(tiny, eval_games=0), tmp_path / "dask.leaves", scheduler=cluster.scheduler_address
+        )
+    assert local.output.read_bytes() == remote.output.read_bytes()
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(
+    tiny: tuple[str, str], tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(train, "SCHEDULER_TIMEOUT", 1.0)
+    with pytest.raises(train.TrainError, match="cannot reach the Dask scheduler"):
+        train.train(config(tiny, eval_games=0), tmp_path / "x.leaves", scheduler="tcp://127.0.0.1:9")
+
+
+def test_an_interrupted_run_resumes_to_the_same_table(tiny: tuple[str, str], tmp_path: Path) -> None:
+    straight = train.train(config(tiny, eval_games=0), tmp_path / "straight.leaves", workers=1)
+    out = tmp_path / "resumed.leaves"
+    calls = []
+
+    def interrupt_in_generation_2(generation: int):
+        def progress(done: int, total: int) -> None:
+            calls.append((generation, done))
+            if generation == 2 and done >= train.CHUNK_GAMES:
+                raise KeyboardInterrupt
+
+        return progress
+
+    with pytest.raises(train.TrainInterrupted, match="generation 2 after 200 of 450 games"):
+        train.train(config(tiny, eval_games=0), out, workers=1, progress=interrupt_in_generation_2)
+    meta = json.loads((tmp_path / "resumed.leaves.checkpoint" / "partial.json").read_text())
+    assert meta["generation"] == 2 and meta["chunks"] == [0]
+    resumed_from = []
+    result = train.train(
+        config(tiny, eval_games=0),
+        out,
+        workers=1,
+        progress=lambda g: lambda done, total: resumed_from.append((g, done)),
+    )
+    assert resumed_from[0] == (2, 200)  # the finished chunk was not played again
+    assert result.output.read_bytes() == straight.output.read_bytes()
+    assert not (tmp_path / "resumed.leaves.checkpoint" / "partial.json").exists()
+    # one more generation continues the run
+    longer = train.train(config(tiny, generations=3, eval_games=0), out, workers=1)
+    assert len(longer.log) == 3
+
+
+def test_bad_checkpoints_and_other_runs_are_refused(tiny: tuple[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "t.leaves"
+    train.train(config(tiny, generations=1, eval_games=0), out, workers=1)
+    with pytest.raises(train.TrainError, match="holds another run .*--restart"):
+        train.train(config(tiny, generations=1, games=300, eval_games=0), out, workers=1)
+    folder = train.checkpoint_dir(out)
+    (folder / "gen-01.leaves").write_bytes(b"\x89LEAVES\nnot really")
+    with pytest.raises(train.TrainError, match="damaged"):
+        train.train(config(tiny, generations=2, eval_games=0), out, workers=1)
+    (folder / "run.json").write_text("{not json")
+    with pytest.raises(train.TrainError, match="not a readable checkpoint"):
+        train.train(config(tiny, generations=2, eval_games=0), out, workers=1)
+    fresh = train.train(config(tiny, generations=1, eval_games=0), out, workers=1, restart=True)
+    assert len(fresh.log) == 1
+    with pytest.raises(train.TrainError, match="generations must be at least 1"):
+        config(tiny, generations=0)
+
+
+def test_a_lexicon_for_other_rules_is_refused(tiny: tuple[str, str]) -> None:
+    with pytest.raises(train.TrainError):
+        train.TrainConfig.create(tiny[0], "russian", 1, 10, 1)
+
+
+# ---- the commands ------------------------------------------------------------------------------------
+
+
+def test_train_leaves_command(
+    tiny: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cli.leaves"
+    argv = ["train-leaves", "--lexicon", tiny[0], "--rules", tiny[1], "--generations", "1", "--games", "200"]
+    assert main([*argv, "--seed", "3", "--eval-games", "10", "--workers", "1", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "generation 1: 200 games" in printed and "vs greedy" in printed and f"wrote {out}" in printed
+    table = Leaves.load(out, Rules.load(tiny[1]))
+    assert len(table) == len(entry_keys(Rules.load(tiny[1])))
+    assert (
+        main(["train-leaves", "--rules", tiny[1], "--lexicon", tiny[0], "--games", "0", "-o", str(out)]) == 2
+    )
+    assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_leaves_command_shows_values(
+    tiny: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = Rules.load(tiny[1])
+    table = Leaves.from_function(rules, lambda leave: 2.0 * leave.count("S") - 0.5 * len(leave))
+    path = tmp_path / "t.leaves"
+    table.save(path)
+    assert main(["leaves", "--leaves", str(path), "--rules", tiny[1], "ss", "TA"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:] == ["SS\t+3.00", "AT\t-1.00"]
+    assert main(["leaves", "--leaves", str(path), "--rules", tiny[1], "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1 tile (8): best S +1.50" in out and "4 tiles" in out
+    assert main(["leaves", "--leaves", str(path), "--rules", tiny[1], "QQ"]) == 2
+    assert "QQ" in capsys.readouterr().err
+    assert main(["leaves", "info", str(path), "--rules", tiny[1]]) == 0
+    assert "entries" in capsys.readouterr().out
+
+
+def test_unknown_leave_table_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["leaves", "--leaves", "no-such-table", "AE"]) == 2
+    assert "no leave table 'no-such-table'" in capsys.readouterr().err
+    with pytest.raises(LeavesError):
+        Leaves.load("no-such-table", ENGLISH)
