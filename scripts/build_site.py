@@ -11,8 +11,10 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
 | wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
-| lexicons/NAME.leaves | lexicons/*.leaves whose ruleset is shipped (others, and damaged ones, are left out) |
-| lexicons.json | per lexicon: name, the rulesets it fits, words, bytes (read with Lexicon.load); |
+| lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables (pycore/gaddag_solver/leaves/), |
+| | whose ruleset is shipped (others, and damaged ones, are left out) |
+| lexicons.json | per lexicon: name, the rulesets it fits, words, bytes, its leave table (``leaves``: the |
+| | table named after it, or the one it shares, when shipped; read with Lexicon.load); |
 | | per leave table (``leaves``): name, its ruleset, entries, bytes (read with Leaves.load) |
 | rules.json | every shipped ruleset as the page draws it (Rules.load; gaddag_solver.web_api.rules_data) |
 | site.json | the wheel's path and the versions |
@@ -106,16 +108,21 @@ def leaves_manifest(paths: list[Path]) -> tuple[list[Path], list[dict[str, objec
     return kept, entries
 
 
-def lexicon_manifest(paths: list[Path]) -> list[dict[str, object]]:
+def lexicon_manifest(paths: list[Path], leaves: list[dict[str, object]]) -> list[dict[str, object]]:
     from gaddag_solver import Lexicon
+    from gaddag_solver.formats.leaves import SHARED_TABLES
     from gaddag_solver.web_api import lexicon_info
 
+    shipped = {entry["name"] for entry in leaves}
     entries = []
     for path in paths:
         name = path.name.removesuffix(".gaddag")
         lexicon = Lexicon.load(path)
         entry = lexicon_info(name, lexicon)
         entry["file"] = f"lexicons/{path.name}"
+        table = SHARED_TABLES.get(name, name)
+        if table in shipped:
+            entry["leaves"] = table
         entries.append(entry)
     return entries
 
@@ -178,7 +185,9 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     wheel = build_wheel(force)
     folders = list(lexicon_dirs) if lexicon_dirs else [LEXICONS]
     lexicon_paths = named_files(folders, ".gaddag")
-    leaves_paths, leaves_entries = leaves_manifest(named_files(folders, ".leaves"))
+    from gaddag_solver.formats.leaves import SHIPPED_DIR
+
+    leaves_paths, leaves_entries = leaves_manifest(named_files([*folders, SHIPPED_DIR], ".leaves"))
     if not lexicon_paths:
         log(
             f"warning: no lexicons in {', '.join(map(str, folders))}: the page can draw boards but not solve "
@@ -196,7 +205,7 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     for path in lexicon_paths + leaves_paths:
         sync.copy(path, f"lexicons/{path.name}")
 
-    manifest = {"lexicons": lexicon_manifest(lexicon_paths), "leaves": leaves_entries}
+    manifest = {"lexicons": lexicon_manifest(lexicon_paths, leaves_entries), "leaves": leaves_entries}
     sync.write("lexicons.json", json.dumps(manifest, indent=1) + "\n")
     sync.write("rules.json", json.dumps(all_rules_data(), ensure_ascii=False, indent=1) + "\n")
     site = {"wheel": f"wheels/{wheel.name}", "pyodide": pyodide_version(), "pyodide_dir": "pyodide/"}

@@ -164,9 +164,31 @@ def test_no_exchange_below_the_minimum(
 
 
 def test_equity_without_a_table(capsys: pytest.CaptureFixture[str], lexicon_path: str) -> None:
-    moves = solve_json(capsys, lexicon_path, "--cgp", MIDGAME, "--equity", "--exchanges")["moves"]
+    moves = solve_json(capsys, lexicon_path, "--cgp", MIDGAME, "--equity", "--leaves", "none", "--exchanges")[
+        "moves"
+    ]
     check_equities(moves, "EEINRST", {})
     assert moves[-1]["equity"] == 0  # the exchanges and the pass, worth nothing, come last
+
+
+def test_equity_alone_uses_the_lexicons_trained_table(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path
+) -> None:
+    """--equity without --leaves: the table named after the lexicon (here a copy of the small
+    lexicon named sowpods.gaddag, so the shipped sowpods table applies)."""
+    named = tmp_path / "sowpods.gaddag"
+    named.write_bytes(Path(lexicon_path).read_bytes())
+    shipped = Leaves.load("sowpods", ENGLISH)
+    assert Leaves.for_lexicon("sowpods").to_bytes() == shipped.to_bytes()
+    moves = solve_json(capsys, str(named), "--cgp", MIDGAME, "--equity", "--exchanges")["moves"]
+    values = {"".join(sorted(m["leave"])): shipped.value(m["leave"]) for m in moves}
+    assert any(values.values())
+    check_equities(moves, "EEINRST", values)
+    code, out, _ = run(capsys, "--lexicon", str(named), "--cgp", MIDGAME, "--equity")
+    assert code == 0 and "ranked by equity (leaves: sowpods)" in out
+    # enable shares twl06's table; a lexicon of another name has none
+    assert Leaves.for_lexicon("enable").to_bytes() == Leaves.load("twl06").to_bytes()
+    assert Leaves.for_lexicon("small") is None
 
 
 def test_the_empty_bag_rule(

@@ -207,6 +207,37 @@ def test_the_same_table_on_a_dask_cluster(tiny: tuple[str, str], tmp_path: Path)
     assert local.output.read_bytes() == remote.output.read_bytes()
 
 
+def test_a_worker_lost_mid_run_costs_nothing(tiny: tuple[str, str], tmp_path: Path) -> None:
+    """A Dask worker killed while the run goes on: its chunks are played again elsewhere and the
+    table is the one a local run makes."""
+    import os
+    import signal
+
+    distributed = pytest.importorskip("distributed")
+    many = train.TrainConfig.create(tiny[0], tiny[1], 1, 2400, 5, 0)
+    local = train.train(many, tmp_path / "local.leaves", workers=1)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        with distributed.Client(cluster) as client:
+            pids = sorted(client.run(os.getpid).values())
+        killed = []
+
+        def kill_one_worker(generation: int):
+            def progress(done: int, total: int) -> None:
+                if done and not killed:
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed.append(done)
+
+            return progress
+
+        remote = train.train(
+            many, tmp_path / "dask.leaves", scheduler=cluster.scheduler_address, progress=kill_one_worker
+        )
+    assert killed and killed[0] < 2400
+    assert local.output.read_bytes() == remote.output.read_bytes()
+
+
 def test_an_unreachable_scheduler_is_a_clear_error(
     tiny: tuple[str, str], tmp_path: Path, monkeypatch
 ) -> None:

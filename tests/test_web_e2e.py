@@ -51,6 +51,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 EXAMPLES = ROOT / "tests" / "data" / "sowpods" / "examples.txt"
 ENGLISH = Rules.load("english")
 LEXICON = "enable"  # the page's default for English
+DEFAULT_LEAVES = Leaves.for_lexicon(LEXICON, ENGLISH)  # the page ranks by it until a table is chosen
 
 pytestmark = pytest.mark.skipif(
     not IN_CI and not Path(CHROMIUM).exists(), reason="needs Debian's chromium (/usr/bin/chromium)"
@@ -224,7 +225,7 @@ def native() -> Solver:
 
 
 def native_moves(solver: Solver, rows: list[str], rack: str) -> list[tuple[str, str, int, str, str]]:
-    moves = solver.solve(Board.from_rows(rows, ENGLISH), rack, warn=False)
+    moves = solver.solve(Board.from_rows(rows, ENGLISH), rack, warn=False, leaves=DEFAULT_LEAVES)
     return [(m.coord, m.word, m.score, m.tiles_used, m.leave) for m in moves]
 
 
@@ -315,7 +316,7 @@ def test_midgame_typed_on_the_keyboard_lists_the_native_moves(player: Page, nati
 
 def test_preview_and_play_a_move(player: Page, native: Solver) -> None:
     rows, rack = examples()[1]
-    first = native.solve(Board.from_rows(rows, ENGLISH), rack, top=1)[0]
+    first = native.solve(Board.from_rows(rows, ENGLISH), rack, top=1, leaves=DEFAULT_LEAVES)[0]
     row = player.page.locator(".results-scroll .row[data-pos='0']")
     row.hover()
     previewed = player.page.locator("#board .sq.preview")
@@ -508,7 +509,16 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
     """A second site: the usual lexicons and the small table (build_site.py --lexicons)."""
     build_site(SITE_EQUITY, [ROOT / "lexicons", table[0]])
     manifest = json.loads((SITE_EQUITY / "lexicons.json").read_text())
-    assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [(TABLE, "english")]
+    assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [
+        (TABLE, "english"),
+        ("sowpods", "english"),
+        ("twl06", "english"),
+    ]
+    assert {entry["name"]: entry.get("leaves") for entry in manifest["lexicons"]} == {
+        "enable": "twl06",
+        "sowpods": "sowpods",
+        "twl06": "twl06",
+    }
     with static_server(SITE_EQUITY) as url:
         yield url
 
@@ -583,11 +593,13 @@ def test_equity_with_a_small_table(
     page = Page(browser, equity_server).open()
     try:
         open_position(page, rows, rack)
-        # the table is the default choice; exchanges are off until toggled
-        assert page.page.input_value("#leaves-select") == TABLE
+        # the lexicon's own table is the default choice (enable plays with twl06's); exchanges are
+        # off until toggled
+        assert DEFAULT_LEAVES is not None and page.page.input_value("#leaves-select") == "twl06"
         options = page.page.locator("#leaves-select option").all_inner_texts()
-        assert options[0].startswith("none") and options[1].startswith(TABLE) and len(options) == 2
+        assert [option.split(" ")[0] for option in options] == ["none", TABLE, "sowpods", "twl06"]
         assert not page.page.is_checked("#exchanges")
+        page.page.select_option("#leaves-select", TABLE)
         board = Board.from_rows(rows, ENGLISH)
         expected_unseen = unseen(board, Rack(rack, ENGLISH), ENGLISH).to_dict()
         panel = unseen_shown(page, expected_unseen)  # before any solve: the page asks the worker
@@ -647,7 +659,7 @@ def test_playing_updates_the_unseen_tiles(
     rows, rack = examples()[2]
     page = Page(browser, equity_server).open()
     try:
-        open_position(page, rows, rack, exchanges=True)
+        open_position(page, rows, rack, exchanges=True, leaves={"english": TABLE})
         page.solve_with_enter()
         board = Board.from_rows(rows, ENGLISH)
         best = native.solve(board, rack, top=1, warn=False, leaves=table[1], exchanges=True)[0]
@@ -697,7 +709,7 @@ def test_no_exchanges_when_the_bag_runs_low(
     rows, rack = game.board.to_rows(), str(game.rack())
     page = Page(browser, equity_server).open()
     try:
-        open_position(page, rows, rack, exchanges=True)
+        open_position(page, rows, rack, exchanges=True, leaves={"english": TABLE})
         expected_unseen = unseen(game.board, game.rack(), ENGLISH).to_dict()
         assert expected_unseen["bag"] == game.bag_count
         panel = unseen_shown(page, expected_unseen)
@@ -736,7 +748,7 @@ def test_equity_on_a_phone(browser: object, equity_server: str) -> None:
     rows, rack = examples()[1]
     page = Page(browser, equity_server, viewport={"width": 390, "height": 844}).open()
     try:
-        open_position(page, rows, rack, exchanges=True)
+        open_position(page, rows, rack, exchanges=True, leaves={"english": TABLE})
         page.solve_with_enter()
         width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width

@@ -295,11 +295,18 @@ function fillLeavesSelect() {
   }
   select.disabled = tables.length === 0;
   const wanted = state.leaves[rules.name];
-  const chosen = wanted === undefined ? tables[0]?.name : tables.find((entry) => entry.name === wanted)?.name;
+  const chosen = wanted === undefined ? defaultLeaves(tables) : tables.find((entry) => entry.name === wanted)?.name;
   select.value = chosen ?? "";
   $("leaves-help").textContent = tables.length
     ? "A leave table values the tiles a move keeps: equity = score + leave value, and the moves are ranked by it."
     : `No leave table for ${rules.title} is built here: moves are ranked by score.`;
+}
+
+/** Until the player chooses, the lexicon's own table (lexicons.json: its trained table, or the
+ * one it shares), else the first for the ruleset. */
+function defaultLeaves(tables) {
+  const own = lexicons.find((entry) => entry.name === lexicon)?.leaves;
+  return tables.find((entry) => entry.name === own)?.name ?? tables[0]?.name;
 }
 
 /** The leave table chosen (a name), or null. */
@@ -338,6 +345,10 @@ function setLexicon(name) {
   if (name) {
     state.lexicon[rules.name] = name;
     $("lexicon-select").value = name;
+  }
+  if (state.leaves[rules.name] === undefined && chosenLeaves() !== (defaultLeaves(tablesFor(rules)) ?? null)) {
+    fillLeavesSelect(); // the lexicon's own table follows the lexicon until a table is chosen
+    preloadLeaves();
   }
   saveState();
   positionChanged();

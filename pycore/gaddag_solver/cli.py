@@ -8,6 +8,7 @@ import dataclasses
 import json
 import os
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
@@ -289,6 +290,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
 # ---- gaddag-solver solve -----------------------------------------------------------------------
 
 SOLVE_FORMATS = ("table", "json", "jsonl", "tsv")
+NO_TABLE = "none"  # --leaves none: equity with every leave worth 0
 TABLE_TOP = 10
 TSV_COLUMNS = ("coord", "word", "score", "leave", "row", "col", "direction", "tiles_used")
 # with --leaves, --equity or --exchanges: the value of each move, and what kind of move it is
@@ -440,7 +442,8 @@ def _print_table(result: dict[str, Any], moves: list[Move], args: argparse.Names
     else:
         summary = _counted(count, "play")
     if _by_equity(args):
-        summary += ", ranked by equity"
+        table = args.leave_table
+        summary += f", ranked by equity (leaves: {Path(table.source).stem if table else 'every leave 0'})"
     print(f"{summary}; the best {len(moves)} shown" if len(moves) < count else summary)
     if "unseen" in result:
         print(_unseen_text(result["unseen"]))
@@ -526,16 +529,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _load_leave_table(args: argparse.Namespace, rules: Rules) -> str | None:
-    """Set ``args.leave_table`` (the --leaves table, or None); a message for what cannot be used
-    (a missing, corrupt or foreign table; --bag with nothing to value)."""
-    from .formats.leaves import Leaves, LeavesError
+    """Set ``args.leave_table`` (the --leaves table; with --equity alone, the table of the
+    lexicon, if there is one; None for ``--leaves none``); a message for what cannot be used (a
+    missing, corrupt or foreign table; --bag with nothing to value)."""
+    from .formats.leaves import Leaves, LeavesError, default_leaves
 
     args.leave_table = None
     if args.bag is not None and not (_valued(args) or args.unseen):
         return "--bag goes with --leaves, --equity, --exchanges or --unseen"
-    if args.leaves:
+    if args.leaves and args.leaves.lower() == NO_TABLE:
+        return None
+    name = args.leaves
+    if not name and args.equity:  # the lexicon's own table, when one is shipped or built
+        lexicon = args.lexicon or rules.default_lexicon or ""
+        name = default_leaves(Path(lexicon).name.removesuffix(".gaddag"))
+    if name:
         try:
-            args.leave_table = Leaves.load(args.leaves, rules)
+            args.leave_table = Leaves.load(name, rules)
         except LeavesError as exc:
             return f"--leaves: {exc}"
     return None
@@ -654,12 +664,15 @@ def _add_solve_parser(sub: Any) -> None:
     value.add_argument(
         "--leaves",
         metavar="NAME|PATH",
-        help="leave table: a .leaves file, or NAME.leaves in the lexicon folders (see `gaddag-solver "
-        "leaves import`); a leave missing from the table is worth 0. The table must be for the "
-        "ruleset in use",
+        help="leave table: a .leaves file, NAME.leaves in the lexicon folders (see `gaddag-solver "
+        "leaves import`) or a shipped table (sowpods, twl06); `none`: every leave worth 0. A leave "
+        "missing from the table is worth 0. The table must be for the ruleset in use",
     )
     value.add_argument(
-        "--equity", action="store_true", help="rank by equity even without a table (every leave worth 0)"
+        "--equity",
+        action="store_true",
+        help="rank by equity; without --leaves, with the lexicon's own table (sowpods, twl06; enable "
+        "uses twl06's) or, when it has none, every leave worth 0",
     )
     value.add_argument(
         "--exchanges",

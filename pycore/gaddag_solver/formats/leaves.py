@@ -207,6 +207,15 @@ class Leaves:
             raise LeavesError(f"{path}: cannot read: {error.strerror or error}") from None
         return cls(data, rules, str(path))
 
+    @classmethod
+    def for_lexicon(cls, lexicon: Any, rules: Rules | None = None) -> Leaves | None:
+        """The trained table that goes with a lexicon (a Lexicon, or its name): ``sowpods`` for
+        SOWPODS, ``twl06`` for TWL06 and ENABLE, or a table of the lexicon's name in the lexicon
+        folders; None when there is none. What ``solve --equity`` and the page use by default."""
+        name = lexicon if isinstance(lexicon, str) else str(getattr(lexicon, "name", ""))
+        found = default_leaves(Path(name).name.removesuffix(".gaddag"))
+        return None if found is None else cls.load(found, rules)
+
     def to_bytes(self) -> bytes:
         return self._data
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 import zlib
 from collections.abc import Callable
@@ -500,6 +501,7 @@ def train(
             except AutoplayError as exc:
                 raise TrainError(f"measuring generation {generation}: {exc}") from None
         entry["seconds"] = round(time.perf_counter() - t0, 2)
+        entry["peak_rss_mib"] = _peak_memory()
         state.log.append(entry)
         state.save()
         partial.remove()
@@ -509,6 +511,20 @@ def train(
     output = Path(out)
     _write_atomic(output, table)
     return TrainResult(output, state.log, time.perf_counter() - started)
+
+
+def _peak_memory() -> dict[str, float]:
+    """The largest resident size so far of this process and of its finished local workers (MiB):
+    a run whose memory stays flat shows the same figures generation after generation."""
+    try:
+        import resource
+    except ImportError:  # not on every platform
+        return {}
+    scale = 1 / 1024 if sys.platform != "darwin" else 1 / (1024 * 1024)  # kilobytes on Linux, bytes on macOS
+    return {
+        "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale, 1),
+        "workers": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale, 1),
+    }
 
 
 def _arrays(stats: core.RackStats) -> tuple[Any, Any]:
