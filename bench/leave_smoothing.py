@@ -54,7 +54,8 @@ def arrays(stats: core.RackStats) -> tuple[array, array]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
     parser.add_argument("--lexicon", default="sowpods")
     parser.add_argument("--rules", default="english")
     parser.add_argument("--games", type=int, default=40000, help="training games in each of A and B")
@@ -76,7 +77,8 @@ def main() -> int:
     mean_b = b.totals[1] / b.totals[0]
     keys = entry_keys(rules)
 
-    print(f"{args.games} games in each of A and B ({a.totals[0]:,} and {b.totals[0]:,} racks), {len(keys):,} leaves")
+    racks = f"{a.totals[0]:,} and {b.totals[0]:,} racks"
+    print(f"{args.games} games in each of A and B ({racks}), {len(keys):,} leaves")
     print("seen in A   leaves  held out (seen in B)  MSE raw (pt²)  MSE smoothed (pt²)  ratio")
     for low, high in BUCKETS:
         n = 0
@@ -96,7 +98,8 @@ def main() -> int:
         label = f"{low}" if low == high else f"{low}-{high}" if high < 1 << 32 else f"{low}+"
         if weight:
             mse_raw, mse_smooth = err_raw / weight, err_smooth / weight
-            print(f"{label:>9}  {n:>7}  {held:>20}  {mse_raw:>13.2f}  {mse_smooth:>18.2f}  {mse_smooth / mse_raw:5.2f}")
+            ratio = mse_smooth / mse_raw
+            print(f"{label:>9}  {n:>7}  {held:>20}  {mse_raw:>13.2f}  {mse_smooth:>18.2f}  {ratio:5.2f}")
         else:
             print(f"{label:>9}  {n:>7}  {held:>20}  {'-':>13}  {'-':>18}")
 

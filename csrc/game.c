@@ -323,8 +323,8 @@ int gd_choose_move(const gd_lexicon *lex, const gd_rules *rules, const gd_game *
     return gd_choose_prepared(lex, rules, game, workspace, player, out, err);
 }
 
-int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed, gd_game *game,
-                void *workspace, gd_error *err)
+int gd_play_game(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed,
+                 gd_game *game, void *workspace, gd_turn_hook before_move, void *context, gd_error *err)
 {
     if (!players) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     int rc = gd_game_new(game, rules, seed, err);
@@ -335,6 +335,7 @@ int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *p
     while (!game->over) {
         rc = gd_choose_prepared(lex, rules, game, workspace, &players[game->to_move], &move, err);
         if (rc) return rc;
+        if (before_move) before_move(context, game, &move);
         rc = gd_game_move(game, rules, &move, err);
         if (rc) return rc;
         if (move.kind == GD_PLAY) {
@@ -343,4 +344,10 @@ int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *p
         }
     }
     return GD_OK;
+}
+
+int gd_autoplay(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed, gd_game *game,
+                void *workspace, gd_error *err)
+{
+    return gd_play_game(lex, rules, players, seed, game, workspace, NULL, NULL, err);
 }

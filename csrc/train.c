@@ -82,10 +82,26 @@ static void record_rack(const gd_leaves *lv, const uint8_t *rack, int32_t equity
     stats->racks++;
 }
 
+typedef struct training {
+    const gd_rules *rules;
+    const gd_leaves *leaves;
+    gd_rack_stats *stats;
+} training;
+
+/* Before each move: a full rack with tiles left in the bag is worth the chosen (best) move. */
+static void record_turn(void *context, const gd_game *game, const gd_move *chosen)
+{
+    const training *t = context;
+    const uint8_t *rack = game->rack[game->to_move];
+    uint32_t held = 0;
+    for (uint32_t c = 0; c <= t->rules->alphabet_size; c++) held += rack[c];
+    if (held == t->rules->rack_size && game->bag_count > 0) record_rack(t->leaves, rack, chosen->equity, t->stats);
+}
+
 int gd_train_game(const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves, uint64_t seed,
                   gd_rack_stats *stats, gd_game *game, void *workspace, gd_error *err)
 {
-    if (!leaves || !stats || !game) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (!leaves || !stats || !game || !rules) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     int rc = check_stats(stats, leaves, err);
     if (rc) return rc;
     if (leaves->alphabet_size != rules->alphabet_size || leaves->max_leave + 1 != rules->rack_size)
@@ -93,25 +109,7 @@ int gd_train_game(const gd_lexicon *lex, const gd_rules *rules, const gd_leaves 
                             "the leave table holds leaves of up to %u tiles over %u letters; the rules need %u "
                             "tiles over %u letters",
                             leaves->max_leave, leaves->alphabet_size, rules->rack_size - 1, rules->alphabet_size);
-    rc = gd_game_new(game, rules, seed, err);
-    if (rc) return rc;
-    rc = gd_prepare(lex, rules, game->board, workspace, err);
-    if (rc) return rc;
-    const gd_player player = {GD_PLAYER_EQUITY, leaves};
-    gd_move move;
-    while (!game->over) {
-        const uint8_t *rack = game->rack[game->to_move];
-        uint32_t held = 0;
-        for (uint32_t c = 0; c <= rules->alphabet_size; c++) held += rack[c];
-        rc = gd_choose_prepared(lex, rules, game, workspace, &player, &move, err);
-        if (rc) return rc;
-        if (held == rules->rack_size && game->bag_count > 0) record_rack(leaves, rack, move.equity, stats);
-        rc = gd_game_move(game, rules, &move, err);
-        if (rc) return rc;
-        if (move.kind == GD_PLAY) {
-            rc = gd_update_after_play(lex, rules, game->board, workspace, &move, err);
-            if (rc) return rc;
-        }
-    }
-    return GD_OK;
+    const gd_player both[2] = {{GD_PLAYER_EQUITY, leaves}, {GD_PLAYER_EQUITY, leaves}};
+    training context = {rules, leaves, stats};
+    return gd_play_game(lex, rules, both, seed, game, workspace, record_turn, &context, err);
 }

@@ -11,8 +11,8 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
 | wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
-| lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables (pycore/gaddag_solver/leaves/), |
-| | whose ruleset is shipped (others, and damaged ones, are left out) |
+| lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables |
+| | (pycore/gaddag_solver/leaves/), whose ruleset is shipped (others, and damaged ones, are left out) |
 | lexicons.json | per lexicon: name, the rulesets it fits, words, bytes, its leave table (``leaves``: the |
 | | table named after it, or the one it shares, when shipped; read with Lexicon.load); |
 | | per leave table (``leaves``): name, its ruleset, entries, bytes (read with Leaves.load) |

@@ -8,8 +8,8 @@ import dataclasses
 import json
 import os
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ._core_api import CoreError
