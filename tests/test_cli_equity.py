@@ -248,7 +248,8 @@ def test_table_format(
         equities.append(float(equity))
     assert equities == sorted(equities, reverse=True)
     assert kinds["exch"] == exchange_count("EEINRST") and kinds["pass"] == 1
-    assert summary == f"{kinds['play']} plays, {kinds['exch']} exchanges and the pass, ranked by equity"
+    expected = f"{kinds['play']} plays, {kinds['exch']} exchanges and the pass, ranked by equity"
+    assert summary == f"{expected} (leaves: {Path(path).stem})"
     assert kinds["play"] == solve_json(capsys, lexicon_path, "--cgp", MIDGAME)["count"]
     assert any(row.startswith("pass ") for row in rows)
     code, out, _ = run(capsys, *argv[:-1], "--top", "5")
@@ -307,7 +308,8 @@ def test_batch(
         assert sum(move.get("kind") == "exchange" for move in result["moves"]) == exchange_count(rack)
         assert result["unseen"]["total"] == 100 - len(rack) - sum(c.isalpha() for c in line.split()[0])
     code, out, _ = run(capsys, *argv, "--format", "table", "--top", "3")
-    assert code == 0 and out.count("ranked by equity; the best 3 shown") == 2 and out.count("unseen: ") == 2
+    assert code == 0 and out.count("ranked by equity (leaves: test); the best 3 shown") == 2
+    assert out.count("unseen: ") == 2
 
 
 # ---- unseen tiles --------------------------------------------------------------------------------
@@ -362,6 +364,7 @@ def test_help_explains_equity(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "a leave missing from the table is worth 0" in text
+    assert "A leave missing from the table is worth 0" in text and "`none`: every leave worth 0" in text
+    assert "with the lexicon's own table" in text
     assert "With the bag empty there is no leave" in text and "plus 10 points" in text
     assert "--exchanges" in text and "--bag N" in text and "--unseen" in text
