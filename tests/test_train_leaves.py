@@ -115,6 +115,29 @@ def test_statistics_merge_and_round_trip_as_bytes() -> None:
         core.RackStats.from_bytes(a.to_bytes()[:-1])
 
 
+def test_a_chunk_plays_with_the_table_it_is_given(tiny: tuple[str, str]) -> None:
+    """A process that played one table's chunk and is sent another plays the new one (workers
+    and Dask workers live across generations): the statistics equal games played directly."""
+    rules = Rules.load(tiny[1])
+    lexicon = Lexicon.load(tiny[0], rules)
+    zero = Leaves.zero(rules)
+    tables = [
+        zero,
+        Leaves.from_function(rules, lambda leave: 4.0 * leave.count("S") - 3.0 * leave.count("C")),
+    ]
+    for table in [*tables, tables[0]]:
+        data = train.train_chunk(tiny[0], tiny[1], table.to_bytes(), 4, 2, 10, 30)
+        direct = core.RackStats(len(table))
+        selfplay = core.SelfPlay()
+        for game in range(10, 30):
+            core.train_game(
+                lexicon._core, core_rules(rules), table.core, train.game_seed(4, 2, game), direct, selfplay
+            )
+        assert data == direct.to_bytes()
+    first, second = (train.train_chunk(tiny[0], tiny[1], t.to_bytes(), 4, 2, 10, 30) for t in tables)
+    assert first != second
+
+
 # ---- the estimate ----------------------------------------------------------------------------------
 
 
@@ -276,6 +299,41 @@ def test_an_interrupted_run_resumes_to_the_same_table(tiny: tuple[str, str], tmp
     # one more generation continues the run
     longer = train.train(config(tiny, generations=3, eval_games=0), out, workers=1)
     assert len(longer.log) == 3
+
+
+def test_ctrl_c_in_the_command_saves_and_the_same_command_resumes(
+    tiny: tuple[str, str], tmp_path: Path
+) -> None:
+    """A real SIGINT to `gaddag-solver train-leaves` on two worker processes: exit status 130, a
+    message saying how to resume, the finished chunks kept; the rerun ends with the table of an
+    uninterrupted run."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "cli.leaves"
+    argv = [sys.executable, "-m", "gaddag_solver", "train-leaves", "--lexicon", tiny[0], "--rules", tiny[1]]
+    argv += ["--generations", "2", "--games", "6000", "--seed", "9", "--eval-games", "0", "--workers", "2"]
+    argv += ["-o", str(out)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    folder = train.checkpoint_dir(out)
+    deadline = time.monotonic() + 60
+    while not (folder / "run.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:  # finished before the signal: nothing to resume (too fast a machine)
+        pytest.skip("the run ended before it could be interrupted")
+    assert process.returncode == 130, err
+    assert "the checkpoint is saved: run the same command to resume" in err and "Traceback" not in err
+    resumed = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    straight = train.train(
+        train.TrainConfig.create(tiny[0], tiny[1], 2, 6000, 9, 0), tmp_path / "s.leaves", workers=1
+    )
+    assert out.read_bytes() == straight.output.read_bytes()
 
 
 def test_bad_checkpoints_and_other_runs_are_refused(tiny: tuple[str, str], tmp_path: Path) -> None:

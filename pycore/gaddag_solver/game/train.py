@@ -18,6 +18,7 @@ half minute and on Ctrl-C). The same command resumes where the run stopped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -111,7 +112,8 @@ def game_seed(seed: int, generation: int, game: int) -> int:
 
 class _Trainer:
     """A process's lexicon, rules and game buffers, loaded once; the table of the generation
-    under way is swapped in by its checksum."""
+    under way is swapped in when other bytes come (compared whole: a .leaves file's own CRC-32
+    makes the CRC-32 of the file the same for every table)."""
 
     def __init__(self, lexicon: str, rules: str) -> None:
         self.rules = Rules.load(rules)
@@ -119,13 +121,10 @@ class _Trainer:
         self.core_rules = core_rules(self.rules)
         self.selfplay = core.SelfPlay()
         self.table: Leaves | None = None
-        self.table_crc = -1
 
     def use(self, table: bytes) -> Leaves:
-        crc = zlib.crc32(table)
-        if self.table is None or crc != self.table_crc:
+        if self.table is None or self.table.to_bytes() != table:
             self.table = Leaves.from_bytes(table, self.rules, "<training table>")
-            self.table_crc = crc
         return self.table
 
 
@@ -156,6 +155,12 @@ def _ignore_interrupts() -> None:
 
 
 # ---- the checkpoint ---------------------------------------------------------------------------------------
+
+
+def table_digest(table: bytes) -> str:
+    """What identifies a table's bytes (not zlib.crc32: a .leaves file carries its own CRC-32,
+    which makes the CRC-32 of every valid file the same constant)."""
+    return hashlib.sha256(table).hexdigest()
 
 
 def checkpoint_dir(out: str | os.PathLike[str]) -> Path:
@@ -253,7 +258,7 @@ class _Partial:
         self.stats_path = folder / "partial.stats"
         self.meta_path = folder / "partial.json"
         self.generation = generation
-        self.table_crc = zlib.crc32(table)
+        self.table_digest = table_digest(table)
         self.stats = core.RackStats(entries)
         self.done: set[int] = set()
         self.saved_at = time.monotonic()
@@ -269,7 +274,7 @@ class _Partial:
                 raise ValueError("the statistics do not match their checksum")
         except (OSError, ValueError, KeyError, TypeError, core.CoreError) as exc:
             raise TrainError(f"{self.meta_path}: a damaged checkpoint ({exc}); pass --restart") from None
-        if meta.get("generation") != self.generation or meta.get("table_crc") != self.table_crc:
+        if meta.get("generation") != self.generation or meta.get("table") != self.table_digest:
             return  # left by an earlier generation: start this one afresh
         if stats.entries != entries:
             raise TrainError(f"{self.stats_path}: statistics for {stats.entries} leaves, not {entries}")
@@ -285,7 +290,7 @@ class _Partial:
         _write_atomic(self.stats_path, data)
         meta = {
             "generation": self.generation,
-            "table_crc": self.table_crc,
+            "table": self.table_digest,
             "chunks": sorted(self.done),
             "stats_crc": zlib.crc32(data),
         }
