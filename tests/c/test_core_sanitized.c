@@ -192,6 +192,55 @@ static uint8_t *query_all_ways(const gd_lexicon *lex, const query *q, size_t *si
  * the count must not depend on the output mode. */
 static unsigned long games_played, turns_played;
 
+/* A training game with a table of zeros is the game two equity players without a table play;
+ * its statistics merge into a copy as twice themselves. */
+static void train_game_on(const gd_lexicon *lex, const gd_rules *rules, uint64_t seed, void *workspace)
+{
+    gd_error err;
+    const uint32_t n = rules->alphabet_size, max_leave = rules->rack_size - 1;
+    uint64_t count = gd_leaves_count(rules->tile_counts, n, max_leave);
+    CHECK(count > 0, "no leaves for the small tile set");
+    if (!count) return;
+    int16_t *zeros = calloc(count, sizeof *zeros);
+    uint8_t *file = NULL;
+    size_t size = 0;
+    CHECK(gd_leaves_build(rules->tile_counts, n, max_leave, (const uint8_t *)"small", 5, zeros, count, &file, &size,
+                          &err) == GD_OK,
+          "leaves build: %s", err.message);
+    gd_leaves lv;
+    CHECK(gd_leaves_open(&lv, file, size, &err) == GD_OK, "leaves open: %s", err.message);
+    gd_rack_stats stats = {calloc(count, sizeof(int64_t)), calloc(count, sizeof(uint32_t)), (uint32_t)count, 0, 0, 0, 0};
+    gd_rack_stats twice = {calloc(count, sizeof(int64_t)), calloc(count, sizeof(uint32_t)), (uint32_t)count, 0, 0, 0, 0};
+    gd_game *trained = malloc(sizeof *trained), *played = malloc(sizeof *played);
+    const gd_player equity[2] = {{GD_PLAYER_EQUITY, NULL}, {GD_PLAYER_EQUITY, NULL}};
+    CHECK(gd_train_game(lex, rules, &lv, seed, &stats, trained, workspace, &err) == GD_OK, "train: %s", err.message);
+    CHECK(gd_autoplay(lex, rules, equity, seed, played, workspace, &err) == GD_OK, "autoplay: %s", err.message);
+    CHECK(trained->score[0] == played->score[0] && trained->score[1] == played->score[1] &&
+              trained->turn_count == played->turn_count,
+          "a training game with zeros is not the game of two equity players");
+    CHECK(gd_rack_stats_merge(&twice, &stats, &err) == GD_OK && gd_rack_stats_merge(&twice, &stats, &err) == GD_OK,
+          "merge: %s", err.message);
+    CHECK(twice.racks == 2 * stats.racks && twice.rack_sum == 2 * stats.rack_sum, "merged totals");
+    for (uint64_t i = 0; i < count && !failures; i++)
+        CHECK(twice.sum[i] == 2 * stats.sum[i] && twice.seen[i] == 2 * stats.seen[i], "merged entry %llu",
+              (unsigned long long)i);
+    gd_rack_stats short_stats = stats;
+    short_stats.entries = (uint32_t)count - 1;
+    CHECK(gd_rack_stats_merge(&twice, &short_stats, &err) == GD_ERR_ARGUMENT, "merging unequal statistics");
+    CHECK(gd_train_game(lex, rules, &lv, seed, &short_stats, trained, workspace, &err) == GD_ERR_ARGUMENT,
+          "statistics of the wrong size");
+    gd_rack_stats_clear(&twice);
+    CHECK(twice.racks == 0 && twice.seen[0] == 0, "cleared");
+    free(stats.sum);
+    free(stats.seen);
+    free(twice.sum);
+    free(twice.seen);
+    free(trained);
+    free(played);
+    gd_free(file);
+    free(zeros);
+}
+
 /* Whole games on the small board: the equity player against the greedy one, move by move with
  * the cross-sets kept incrementally and compared with a fresh gd_prepare after every play, every
  * tile accounted for at the end; then the same game in one gd_autoplay call. */
@@ -241,6 +290,7 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
           "gd_autoplay %d-%d in %u turns, move by move %d-%d in %u", whole->score[0], whole->score[1],
           whole->turn_count, game->score[0], game->score[1], game->turn_count);
     games_played++;
+    if (games_played <= 2) train_game_on(lex, rules, seed, kept); /* its table is large: a few suffice */
     free(kept);
     free(fresh);
     free(game);
