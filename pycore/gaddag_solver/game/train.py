@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core_api as core
-from ..formats.leaves import Leaves, LeavesError
+from ..formats.leaves import Leaves, LeavesError, tile_set
 from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
 from ..rules import Rules
@@ -95,9 +95,10 @@ class TrainConfig:
             rules = str(Path(rules).resolve())
         try:
             loaded = Rules.load(rules)
+            tile_set(loaded)  # a ruleset whose leaves no table can hold fails here
             path = resolve_lexicon(lexicon).resolve()
             check_alphabets(Lexicon.load(path, loaded), loaded)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, LookupError) as exc:
             raise TrainError(str(exc)) from None
         return cls(str(path), rules, generations, games, seed & ((1 << 64) - 1), eval_games, smooth)
 
