@@ -357,7 +357,8 @@ def _event_fields(nick: str, number: int, tokens: list[str]) -> GcgEvent:
         note = " ".join(rest[3:])
         if inner.lower() in (CHALLENGE_BONUS, TIME_PENALTY):
             return GcgEvent(number, nick, inner.lower(), rack, score, total, note=note)
-        kind = END_PENALTY if score < 0 or rack else END_POINTS
+        # (RACK) +N: going out; (RACK) -N, RACK (RACK) -N and (RACK) +0 (no penalty): tiles left
+        kind = END_PENALTY if score <= 0 or rack else END_POINTS
         return GcgEvent(number, nick, kind, rack, score, total, tiles=inner, note=note)
     if what.startswith("-"):
         if len(rest) < 3:

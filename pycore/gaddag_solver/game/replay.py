@@ -144,11 +144,7 @@ class Replay:
         """Replay ``gcg``; with ``lexicon`` every word formed is checked."""
         self.gcg = gcg
         self.lexicon = lexicon
-        self.rules = (
-            rules
-            if rules is not None
-            else (lexicon.rules if lexicon is not None else None) or Rules.load("english")
-        )
+        self.rules = rules if rules is not None else Rules.load("english")
         self.turns: list[ReplayTurn] = []
         self.board = Board.empty(self.rules)
         self.scores: tuple[int, int] = (0, 0)
@@ -352,7 +348,7 @@ class Replay:
                     f"going out gains {rules.going_out_bonus} × {value} = {expected} for ({event.tiles}), "
                     f"not {event.score}"
                 )
-        elif event.score != -value:
+        elif event.score not in (-value, -rules.going_out_penalty * value):
             turn.problems.append(f"tiles left ({event.tiles}) cost {value}, not {-event.score}")
 
 
