@@ -30,22 +30,11 @@ from gaddag_solver.formats.gcg import (
 )
 from gaddag_solver.formats.leaves import Leaves
 from gaddag_solver.game.replay import Replay, lexicon_for
-from gaddag_solver.lexicons import resolve_lexicon
 
 DATA = Path(__file__).resolve().parent / "data" / "gcg"
 QUACKLE = DATA / "quackle_boys_2006.gcg"
 CLUB = DATA / "club_night.gcg"
 RULES = Rules.load("english")
-
-
-@pytest.fixture(scope="module")
-def sowpods() -> Lexicon:
-    return Lexicon.load(resolve_lexicon("sowpods"), RULES)
-
-
-@pytest.fixture(scope="module")
-def twl06() -> Lexicon:
-    return Lexicon.load(resolve_lexicon("twl06"), RULES)
 
 
 def fields(game_events: list) -> list[tuple]:

@@ -59,7 +59,7 @@ KNOWN_PRAGMAS = frozenset(
 QUIET_PRAGMAS = frozenset({"game-type", "tile-set", "board-layout", "tile-distribution", "last-modified"})
 
 _PRAGMA_RE = re.compile(r"#([A-Za-z0-9][\w-]*)(?:\s+(.*))?$")
-_EVENT_RE = re.compile(r">\s*([^\s:]+)\s*:\s*(.*)$")
+_EVENT_RE = re.compile(r">\s*(\S+):(?:\s+|$)(.*)$")  # a nick may hold a colon: up to the last one
 _POINTS_RE = re.compile(r"[+-]?\d+")
 _TOTAL_RE = re.compile(r"-?\d+")
 _COORD_ACROSS_RE = re.compile(r"(\d+)([A-Za-z]+)")
