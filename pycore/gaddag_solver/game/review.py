@@ -237,6 +237,31 @@ def _skip_reason(turn: ReplayTurn) -> str | None:
     return None
 
 
+def _find_record(records: bytes, record: bytes, equities: list[int]) -> int | None:
+    """The equity of the generated move ``record`` is (everything but score and equity compared),
+    or None when the position has no such move."""
+    size = MOVE_RECORD.size
+    key = record[8:]
+    at = records.find(key)
+    while at >= 0:
+        if at % size == 8:
+            return equities[at // size]
+        at = records.find(key, at + 1)
+    return None
+
+
+def _best(solver: Solver, records: bytes, among: Any, equities: list[int], turn: ReplayTurn) -> Move | None:
+    """The best of the moves ``among`` (record indexes) as the solver ranks them by equity, or None."""
+    indexes = list(among)
+    if not indexes:
+        return None
+    top = max(equities[i] for i in indexes)
+    size = MOVE_RECORD.size
+    tied = b"".join(records[i * size : (i + 1) * size] for i in indexes if equities[i] == top)
+    assert turn.rack is not None
+    return solver.moves_from_records(tied, turn.board, turn.rack, 1, valued=True, by_equity=True)[0]
+
+
 def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> TurnReview:
     """The review of one turn whose rack is whole (see :func:`_skip_reason`)."""
     assert turn.rack is not None and turn.move is not None
@@ -245,38 +270,28 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
     valuation = solver.valuation(board, rack, leaves=leaves, equity=True, exchanges=True)
     assert valuation is not None
     _count, records = solver.solve_raw(board, rack, None, valuation)
-    size = MOVE_RECORD.size
     note = ""
     made = turn.move
     if turn.withdrawn:
         made = Move.pass_turn(str(rack))
         note = f"{describe(turn.move)} was withdrawn: valued as a pass"
-    key = made.record(rules)[8:]
-    made_equity: int | None = None
-    equities: list[int] = []
-    best_bingo: tuple[int, int] | None = None  # (equity, offset)
-    for offset, (_score, equity, _r, _c, _d, _len, placed, kind, _w) in zip(
-        range(0, len(records), size), MOVE_RECORD.iter_unpack(records), strict=True
-    ):
-        equities.append(equity)
-        if made_equity is None and records[offset + 8 : offset + size] == key:
-            made_equity = equity
-        bingo = kind == _KIND_PLAY and placed == rules.rack_size
-        if bingo and (best_bingo is None or equity > best_bingo[0]):
-            best_bingo = (equity, offset)
+    # the records' fields read in bulk (csrc/gaddag_solver.h, gd_move; move.MOVE_RECORD): int32
+    # score and equity, then bytes row, col, direction, length, tiles placed, kind, ...
+    size = MOVE_RECORD.size
+    equities = memoryview(records).cast("i")[1 :: size // 4].tolist()
+    made_equity = _find_record(records, made.record(rules), equities)
     if made_equity is None:  # a phony that stood: its score and what it keeps
         value = 0.0 if leaves is None or valuation.bag == 0 else leaves.value(made.leave)
         made_equity = round(100 * (turn.event.score + value))
         note = f"{describe(made)} is not a legal play (a phony kept): valued as its score + leave"
-    best = solver.moves_from_records(records, board, rack, 1, valued=True, by_equity=True)[0]
-    assert best.equity is not None
+    best = _best(solver, records, range(len(equities)), equities, turn)
+    assert best is not None and best.equity is not None
     best_equity = round(100 * best.equity)
     lost = max(0, best_equity - made_equity)  # a phony kept can beat every legal move
-    bingo_text = ""
-    if best_bingo is not None:
-        offset = best_bingo[1]
-        bingo = solver.moves_from_records(records[offset : offset + size], board, rack, valued=True)[0]
-        bingo_text = describe(bingo)
+    placed, kinds = records[12::size], records[13::size]
+    bingos = [i for i, count in enumerate(placed) if count == rules.rack_size and kinds[i] == _KIND_PLAY]
+    bingo = _best(solver, records, bingos, equities, turn)
+    bingo_text = "" if bingo is None else describe(bingo)
     score = turn.event.score if made.kind == PLAY and not turn.withdrawn else 0
     return TurnReview(
         turn=turn.index,
@@ -295,7 +310,7 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
         equity_lost=lost / 100,
         rank=1 + sum(1 for equity in equities if equity > made_equity),
         moves=len(equities),
-        bingo_available=best_bingo is not None,
+        bingo_available=bool(bingos),
         bingo_played=made.kind == PLAY and len(made.tiles) == rules.rack_size and not turn.withdrawn,
         best_bingo=bingo_text,
         note=note,
