@@ -221,6 +221,8 @@ def play_game(lexicon: Lexicon, seed: int, leaves: Leaves | None) -> tuple[Game,
                 "board": game.board,
                 "scores": game.scores,
                 "rack": sorted(game.rack().tiles),
+                "racks": [sorted(game.rack(p).tiles) for p in (0, 1)],
+                "bag": game.bag_count,
                 "unseen": game.unseen().counts,
             }
         )
@@ -249,6 +251,16 @@ def test_self_played_game_exported_and_replayed(sowpods: Lexicon, seed: int) -> 
     assert replay.scores == game.scores  # the end-of-game rack points included
     assert any(t.kind in (END_PENALTY, END_POINTS) for t in replay.turns)
     assert replay.board == game.board
+    # a Game at any turn: the position as it was, and the move made scores what it did
+    for index, turn in list(enumerate(turns))[:: max(1, len(turns) // 6)]:
+        before = seen[index]
+        at = replay.game_at(turn.index, seed=index)
+        assert at.board == before["board"] and at.scores == before["scores"]
+        assert at.to_move == turn.player and at.bag_count == before["bag"]
+        assert [sorted(at.rack(p).tiles) for p in (0, 1)] == before["racks"]
+        assert turn.move is not None
+        at.play(turn.move)
+        assert at.scores[turn.player] - at.end_adjustments[turn.player] == game.history[index].total
     # and out again: the same events
     assert fields(parse_gcg(replay.to_gcg()).events) == fields(parse_gcg(text).events)
 

@@ -17,16 +17,19 @@ the line number; the game goes on from what the file says (a play that cannot be
 the board as it was, the scores always follow the file's totals), so one bad line does not
 spoil the rest.
 
-The bag of a real game is not ours to shuffle, so a replay is positions, not a
-:class:`~gaddag_solver.game.play.Game`: what a turn offers (board, rack, unseen tiles) is what
-analysis needs. A Game we play holds its own history: ``Game.to_gcg`` exports it.
+The bag of a real game is not ours to shuffle, so a replay is positions (board, scores, rack,
+unseen tiles: what analysis needs); :meth:`Replay.game_at` makes a
+:class:`~gaddag_solver.game.play.Game` of any of them, to play on from there. A Game we play
+holds its own history: ``Game.to_gcg`` exports it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..alphabet import AlphabetError
 from ..board import Board, letter_text, square_name, tile_code
@@ -54,6 +57,9 @@ from ..move import ACROSS, DOWN, Move
 from ..rack import BLANK, Rack, RackError, leave_tiles
 from ..rules import Rules
 from ..unseen import Unseen, unseen
+
+if TYPE_CHECKING:
+    from .play import Game
 
 __all__ = ["Replay", "ReplayTurn", "lexicon_for", "read_play"]
 
@@ -204,6 +210,53 @@ class Replay:
     def at(self, index: int) -> ReplayTurn:
         """The turn ``index`` (0-based event number; negative counts from the end)."""
         return self.turns[index]
+
+    def game_at(self, index: int, seed: int = 0) -> Game:
+        """A :class:`~gaddag_solver.game.play.Game` at turn ``index``, ready to go on from there:
+        the board and scores before it, the player of the turn to move. The racks are what the
+        file records — the player's at this turn, the opponent's at their next turn (their rack
+        does not change in between) or in ``#rack1``/``#rack2`` — and what it does not record is
+        drawn at random (``seed``) from the unseen tiles; the bag holds the rest, shuffled by
+        ``seed``. GameError when the file's racks hold tiles the set does not have."""
+        from .play import Game, GameError
+
+        if self.lexicon is None:
+            raise GameError("a game needs a lexicon: replay with one")
+        turn = self.turns[index]
+        racks: list[list[str]] = [[], []]
+        racks[turn.player] = list(turn.rack.tiles) if turn.rack is not None else []
+        racks[1 - turn.player] = self._rack_later(1 - turn.player, turn.index)
+        pool = [tile for tile, count in unseen(turn.board, None).counts.items() for _ in range(count)]
+        for rack in racks:
+            for tile in rack:
+                if tile in pool:
+                    pool.remove(tile)
+        random.Random(seed).shuffle(pool)
+        for player in (turn.player, 1 - turn.player):
+            while len(racks[player]) < self.rules.rack_size and pool:
+                racks[player].append(pool.pop())
+        held = (Rack(racks[0], self.rules), Rack(racks[1], self.rules))
+        return Game.from_position(turn.board, held, self.lexicon, turn.scores, to_move=turn.player, seed=seed)
+
+    def _rack_later(self, player: int, index: int) -> list[str]:
+        """The player's rack as next recorded after event ``index`` (a turn's whole rack, the
+        final rack pragma, or the tiles an end-of-game line counts), else none."""
+        for turn in self.turns[index + 1 :]:
+            if turn.player == player and turn.kind in (PLAY, EXCHANGE, PASS) and turn.rack_complete:
+                assert turn.rack is not None
+                return list(turn.rack.tiles)
+            if turn.kind in (END_POINTS, END_PENALTY) and (turn.player != player) == (
+                turn.kind == END_POINTS
+            ):
+                try:
+                    return list(Rack(turn.event.tiles, self.rules).tiles)
+                except RackError:
+                    return []
+        final = self.gcg.final_racks[player]
+        try:
+            return list(Rack(final, self.rules).tiles) if final else []
+        except RackError:
+            return []
 
     def to_gcg(self) -> str:
         """The game as GCG text (the file's events, pragmas and notes)."""
