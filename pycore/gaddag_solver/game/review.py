@@ -250,16 +250,30 @@ def _find_record(records: bytes, record: bytes, equities: list[int]) -> int | No
     return None
 
 
-def _best(solver: Solver, records: bytes, among: Any, equities: list[int], turn: ReplayTurn) -> Move | None:
+def _best(
+    solver: Solver, records: bytes, among: list[int], equities: list[int], turn: ReplayTurn
+) -> Move | None:
     """The best of the moves ``among`` (record indexes) as the solver ranks them by equity, or None."""
-    indexes = list(among)
-    if not indexes:
+    if not among:
         return None
-    top = max(equities[i] for i in indexes)
+    top = max(equities[i] for i in among)
     size = MOVE_RECORD.size
-    tied = b"".join(records[i * size : (i + 1) * size] for i in indexes if equities[i] == top)
+    tied = b"".join(records[i * size : (i + 1) * size] for i in among if equities[i] == top)
     assert turn.rack is not None
     return solver.moves_from_records(tied, turn.board, turn.rack, 1, valued=True, by_equity=True)[0]
+
+
+def _bingos(records: bytes, rack_size: int) -> list[int]:
+    """The indexes of the plays that place the whole rack (rare: found with bytes.find)."""
+    size = MOVE_RECORD.size
+    placed, kinds = records[12::size], records[13::size]
+    found = []
+    at = placed.find(rack_size)
+    while at >= 0:
+        if kinds[at] == _KIND_PLAY:
+            found.append(at)
+        at = placed.find(rack_size, at + 1)
+    return found
 
 
 def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> TurnReview:
@@ -284,12 +298,12 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
         value = 0.0 if leaves is None or valuation.bag == 0 else leaves.value(made.leave)
         made_equity = round(100 * (turn.event.score + value))
         note = f"{describe(made)} is not a legal play (a phony kept): valued as its score + leave"
-    best = _best(solver, records, range(len(equities)), equities, turn)
+    top = max(equities)
+    best = _best(solver, records, [i for i, equity in enumerate(equities) if equity == top], equities, turn)
     assert best is not None and best.equity is not None
     best_equity = round(100 * best.equity)
     lost = max(0, best_equity - made_equity)  # a phony kept can beat every legal move
-    placed, kinds = records[12::size], records[13::size]
-    bingos = [i for i, count in enumerate(placed) if count == rules.rack_size and kinds[i] == _KIND_PLAY]
+    bingos = _bingos(records, rules.rack_size)
     bingo = _best(solver, records, bingos, equities, turn)
     bingo_text = "" if bingo is None else describe(bingo)
     score = turn.event.score if made.kind == PLAY and not turn.withdrawn else 0
@@ -308,7 +322,7 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
         best_score=best.score,
         best_equity=best_equity / 100,
         equity_lost=lost / 100,
-        rank=1 + sum(1 for equity in equities if equity > made_equity),
+        rank=1 + sum(equity > made_equity for equity in equities),
         moves=len(equities),
         bingo_available=bool(bingos),
         bingo_played=made.kind == PLAY and len(made.tiles) == rules.rack_size and not turn.withdrawn,
