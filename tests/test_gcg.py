@@ -391,3 +391,14 @@ def test_events_by_a_third_player_and_stray_lines(twl06: Lexicon) -> None:
         "line 8: 'Carol' is neither player (Quackle and David); the event is ignored",
     ]
     assert replay.scores == (332, 265)
+
+
+def test_too_many_tiles_and_a_missing_turn(twl06: Lexicon) -> None:
+    lines = quackle_lines()
+    lines[7] = ">Quackle: BEDGMZZ  7e   BEDIM           +26   66  BE, ET, DO"  # a second Z
+    del lines[8]  # David's HEALERS: Quackle then moves twice in a row
+    replay = replay_of(lines, twl06)
+    found = messages(replay)
+    assert found[0] == "line 8: Quackle: the board and rack hold 2 Z tiles, but the english bag has only 1"
+    assert "line 9: Quackle: moves twice in a row (a turn of the opponent missing?)" in found
+    assert sum("2 Z tiles" in m for m in found) == 1  # said once, not on every turn after

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..alphabet import AlphabetError
-from ..board import Board, letter_text, square_name, tile_code
+from ..board import Board, letter_text, position_warnings, square_name, tile_code
 from ..formats.gcg import (
     CHALLENGE_BONUS,
     END_PENALTY,
@@ -271,11 +271,21 @@ class Replay:
     def _replay(self) -> None:
         totals = [0, 0]
         board = self.board
+        last_mover: int | None = None
+        told: set[str] = set()  # too many tiles of a letter: said once
         for index, event in enumerate(self.gcg.events):
             player = self.gcg.player_index(event.nick)
             assert player is not None  # the parser keeps only the players' events
             turn = ReplayTurn(index, event, player, board, (totals[0], totals[1]))
             turn.rack = self._rack(turn)
+            if event.kind in (PLAY, EXCHANGE, PASS):
+                if last_mover == player:
+                    turn.problems.append("moves twice in a row (a turn of the opponent missing?)")
+                last_mover = player
+                for message in position_warnings(board, turn.rack, self.rules):
+                    if message not in told:
+                        told.add(message)
+                        turn.problems.append(message)
             if event.kind == PLAY:
                 board = self._play(turn, board)
             elif event.kind == EXCHANGE:
