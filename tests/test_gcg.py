@@ -165,7 +165,7 @@ def test_club_game_replays_with_hand_worked_scores(sowpods: Lexicon) -> None:
 def test_club_game_lexicon_from_the_pragma() -> None:
     replay = Replay.load(CLUB)  # #lexicon CSW19: checked with sowpods, and it says so
     assert replay.lexicon is not None and replay.lexicon.name == "sowpods"
-    assert str(replay.warnings[0]) == "line 0: #lexicon CSW19 is checked with sowpods"
+    assert str(replay.warnings[0]) == "line 5: #lexicon CSW19 is checked with sowpods"
     assert lexicon_for("TWL06") == ("twl06", None)
     assert lexicon_for("NWL2020")[0] == "twl06"
     assert lexicon_for("", "enable") == ("enable", None)
@@ -402,3 +402,14 @@ def test_too_many_tiles_and_a_missing_turn(twl06: Lexicon) -> None:
     assert found[0] == "line 8: Quackle: the board and rack hold 2 Z tiles, but the english bag has only 1"
     assert "line 9: Quackle: moves twice in a row (a turn of the opponent missing?)" in found
     assert sum("2 Z tiles" in m for m in found) == 1  # said once, not on every turn after
+
+
+def test_notes_go_on_over_lines() -> None:
+    game = parse_gcg(
+        "#player1 a Ann\n#player2 b Bo\n#description two\nlines\n>a: AB 8G AB +8 8\n#note first\n#- second\nthird\n\n"
+        ">b: CD - +0 0\n#note alone\n"
+    )
+    assert game.description == "two\nlines"
+    assert [e.note for e in game.events] == ["first\nsecond\nthird", "alone"]
+    assert game.warnings == []
+    assert game.lines == {"player1": 1, "player2": 2, "description": 3, "note": 11}

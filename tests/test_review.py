@@ -135,6 +135,27 @@ def test_phony_kept_is_valued_as_score_plus_leave(twl06: Lexicon, leaves: Leaves
     assert phony.rank == 1 + sum(1 for m in moves if m.equity > phony.played_equity)
 
 
+def test_exchange_the_bag_did_not_allow(self_played: Path, sowpods: Lexicon, leaves: Leaves) -> None:
+    path = self_played / "game-0.gcg"
+    replay = Replay.load(path, sowpods)
+    late = next(t for t in replay.turns if t.kind == PLAY and 0 < t.unseen().bag < RULES.exchange_minimum)
+    assert late.rack is not None
+    lines = path.read_text().splitlines()
+    tile = late.rack.tiles[0]
+    lines[late.line - 1] = f">{late.nick}: {late.event.rack} -{tile} +0 {late.scores[late.player]}"
+    changed = Replay.from_text("\n".join(lines) + "\n", sowpods)
+    bag = late.unseen().bag
+    assert f"line {late.line}: {late.nick}: an exchange with {bag} tiles in the bag (at least 7)" in [
+        str(w) for w in changed.warnings
+    ]
+    review = review_replay(changed, leaves, "sowpods")
+    reviewed = next(t for t in review.turns if t.line == late.line)
+    kept = list(late.rack.tiles)
+    kept.remove(tile)
+    assert reviewed.played_equity == pytest.approx(leaves.value("".join(kept)))
+    assert reviewed.note == f"exchange {tile} is not allowed with {bag} tiles in the bag: valued by its leave"
+
+
 def test_a_partial_rack_is_not_reviewed(twl06: Lexicon) -> None:
     lines = QUACKLE.read_text().splitlines()[:7]
     lines[6] = ">David: EDYEIG?   h2  rEDYEING        +64   64"

@@ -140,6 +140,7 @@ class GcgGame:
     pragmas: list[tuple[int, str, str]] = field(default_factory=list)
     warnings: list[GcgIssue] = field(default_factory=list)
     source: str = "<gcg>"
+    lines: dict[str, int] = field(default_factory=dict)  # where each known pragma was (last seen)
 
     def player_index(self, nick: str) -> int | None:
         for i, (known, _name) in enumerate(self.players):
@@ -226,6 +227,9 @@ def parse_gcg(text: str, source: str = "<gcg>") -> GcgGame:
         if not line:
             continuing = None
             continue
+        if line.startswith("#-") and continuing is not None:  # "#- text": the note goes on
+            _continue(game, continuing, line[2:].strip())
+            continue
         if line.startswith("#"):
             match = _PRAGMA_RE.match(line)
             if not match:
@@ -243,10 +247,8 @@ def parse_gcg(text: str, source: str = "<gcg>") -> GcgGame:
                 gcg_lines += 1
                 game.events.append(event)
             continue
-        if continuing == "description":
-            game.description += "\n" + line
-        elif continuing == "note":
-            _add_note(game, line)
+        if continuing is not None:
+            _continue(game, continuing, line)
         else:
             warn(GcgIssue(number, f"not a GCG line (neither #pragma nor >event): {line[:40]!r}; ignored"))
     if not gcg_lines:
@@ -259,6 +261,8 @@ def parse_gcg(text: str, source: str = "<gcg>") -> GcgGame:
 def _pragma(game: GcgGame, number: int, name: str, value: str) -> str | None:
     """Read one pragma into the game; returns the pragma whose text may continue on the lines after."""
     warn = game.warnings.append
+    if name in KNOWN_PRAGMAS:
+        game.lines[name] = number
     if name in ("player1", "player2"):
         seat = int(name[-1]) - 1
         nick, _, full = value.partition(" ")
@@ -289,6 +293,14 @@ def _pragma(game: GcgGame, number: int, name: str, value: str) -> str | None:
             warn(GcgIssue(number, f"unknown pragma #{name}; kept"))
         game.pragmas.append((number, name, value))
     return None
+
+
+def _continue(game: GcgGame, pragma: str, text: str) -> None:
+    """A line that goes on with the text of a #description or #note."""
+    if pragma == "description":
+        game.description += "\n" + text
+    else:
+        _add_note(game, text)
 
 
 def _add_note(game: GcgGame, text: str) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,7 +62,7 @@ from ..unseen import Unseen, unseen
 if TYPE_CHECKING:
     from .play import Game
 
-__all__ = ["Replay", "ReplayTurn", "lexicon_for", "read_play"]
+__all__ = ["Replay", "ReplayTurn", "lexicon_for", "read_play", "tiles_value"]
 
 # what a file's #lexicon names, as the lexicons we build (prefixes, upper case)
 LEXICON_NAMES = (
@@ -115,6 +116,7 @@ class ReplayTurn:
     phonies: tuple[str, ...] = ()  # words formed that the lexicon lacks
     problems: list[str] = field(default_factory=list)
     withdrawn: bool = False
+    rack_mismatch: bool = False  # the rack recorded lacks tiles the move uses
 
     @property
     def line(self) -> int:
@@ -146,8 +148,15 @@ class ReplayTurn:
 class Replay:
     """A recorded game replayed turn by turn (one :class:`ReplayTurn` per event line)."""
 
-    def __init__(self, gcg: GcgGame, lexicon: Lexicon | None = None, rules: Rules | None = None) -> None:
-        """Replay ``gcg``; with ``lexicon`` every word formed is checked."""
+    def __init__(
+        self,
+        gcg: GcgGame,
+        lexicon: Lexicon | None = None,
+        rules: Rules | None = None,
+        lexicon_note: str | None = None,
+    ) -> None:
+        """Replay ``gcg``; with ``lexicon`` every word formed is checked. ``lexicon_note`` (from
+        :func:`lexicon_for`) is said as a warning at the ``#lexicon`` line."""
         self.gcg = gcg
         self.lexicon = lexicon
         self.rules = rules if rules is not None else Rules.load("english")
@@ -155,6 +164,8 @@ class Replay:
         self.board = Board.empty(self.rules)
         self.scores: tuple[int, int] = (0, 0)
         self._issues: list[GcgIssue] = []
+        if lexicon_note:
+            self._issues.append(GcgIssue(gcg.lines.get("lexicon", 0), lexicon_note))
         self._replay()
 
     # ---- loading ------------------------------------------------------------------------------
@@ -191,10 +202,7 @@ class Replay:
             name, note = lexicon_for(gcg.lexicon, None if lexicon is None else os.fspath(lexicon))
             rules = rules if rules is not None else Rules.load("english")
             lexicon = Lexicon.load(resolve_lexicon(name), rules)
-        replay = cls(gcg, lexicon, rules)
-        if note:
-            replay._issues.insert(0, GcgIssue(0, note))
-        return replay
+        return cls(gcg, lexicon, rules, note)
 
     # ---- reading --------------------------------------------------------------------------------
 
@@ -337,6 +345,7 @@ class Replay:
         rules = self.rules
         used = [BLANK if blank else letter for _r, _c, letter, blank in move.tiles]
         if turn.rack is not None and leave_tiles(turn.rack.tiles, used) is None:
+            turn.rack_mismatch = True
             turn.problems.append(f"the rack {turn.rack} does not hold the tiles played ({move.tiles_used})")
         words = move.words
         score = sum(points for _word, points in words) + (
@@ -377,6 +386,7 @@ class Replay:
             return
         kept = leave_tiles(turn.rack.tiles, tiles.tiles) if turn.rack is not None else None
         if turn.rack is not None and kept is None:
+            turn.rack_mismatch = True
             turn.problems.append(f"the rack {turn.rack} does not hold the tiles exchanged ({tiles})")
         turn.move = Move.exchange(str(tiles), "".join(kept or ()))
 
@@ -397,10 +407,7 @@ class Replay:
         event = turn.event
         rules = self.rules
         try:
-            value = sum(
-                rules.blank_value if tile == BLANK else rules.letter_value(rules.alphabet.code(tile))
-                for tile in Rack(event.tiles, rules).tiles
-            )
+            value = tiles_value(Rack(event.tiles, rules).tiles, rules)
         except RackError as error:
             turn.problems.append(f"end rack ({event.tiles}): {error}")
             return
@@ -413,6 +420,12 @@ class Replay:
                 )
         elif event.score not in (-value, -rules.going_out_penalty * value):
             turn.problems.append(f"tiles left ({event.tiles}) cost {value}, not {-event.score}")
+
+
+def tiles_value(tiles: Iterable[str], rules: Rules) -> int:
+    """The face value of tiles (``?`` a blank)."""
+    code = rules.alphabet.code
+    return sum(rules.blank_value if tile == BLANK else rules.letter_value(code(tile)) for tile in tiles)
 
 
 def read_play(board: Board, coord: str, word: str) -> tuple[Move | None, list[str]]:

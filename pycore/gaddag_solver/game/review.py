@@ -33,10 +33,11 @@ from ..formats.leaves import Leaves, LeavesError
 from ..lexicon import Lexicon, LexiconFormatError
 from ..lexicons import LexiconNotFoundError, resolve_lexicon
 from ..move import EXCHANGE, MOVE_RECORD, PASS, PLAY, Move
+from ..rack import Rack
 from ..rules import Rules
-from ..solver import Solver, get_solver
+from ..solver import Solver, Valuation, get_solver
 from . import parallel
-from .replay import Replay, ReplayTurn, lexicon_for
+from .replay import Replay, ReplayTurn, lexicon_for, tiles_value
 
 __all__ = [
     "GameReview",
@@ -232,7 +233,7 @@ def _skip_reason(turn: ReplayTurn) -> str | None:
         return "the exchange is not possible"
     if turn.move is None:
         return "the play cannot be placed on the board"
-    if any("does not hold" in problem for problem in turn.problems):
+    if turn.rack_mismatch:
         return "the rack does not hold the tiles played"
     return None
 
@@ -261,6 +262,19 @@ def _best(
     tied = b"".join(records[i * size : (i + 1) * size] for i in among if equities[i] == top)
     assert turn.rack is not None
     return solver.moves_from_records(tied, turn.board, turn.rack, 1, valued=True, by_equity=True)[0]
+
+
+def _equity_of(score: int, leave: str, valuation: Valuation, leaves: Leaves | None, rules: Rules) -> int:
+    """The equity (hundredths) of a move the generator does not list, by the rule it values
+    moves with (docs/equity.md): score + leave value while the bag holds tiles; with it empty,
+    going out gains the opponent's rack, keeping tiles costs twice their value and 10 more."""
+    if valuation.bag > 0:
+        return round(100 * (score + (leaves.value(leave) if leaves is not None and leave else 0.0)))
+    if not leave:
+        return 100 * (
+            score + (rules.going_out_bonus + rules.going_out_penalty) * valuation.opponent_rack_value
+        )
+    return 100 * (score - 2 * tiles_value(Rack(leave, rules).tiles, rules) - 10)
 
 
 def _bingos(records: bytes, rack_size: int) -> list[int]:
@@ -294,10 +308,16 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
     size = MOVE_RECORD.size
     equities = memoryview(records).cast("i")[1 :: size // 4].tolist()
     made_equity = _find_record(records, made.record(rules), equities)
-    if made_equity is None:  # a phony that stood: its score and what it keeps
-        value = 0.0 if leaves is None or valuation.bag == 0 else leaves.value(made.leave)
-        made_equity = round(100 * (turn.event.score + value))
-        note = f"{describe(made)} is not a legal play (a phony kept): valued as its score + leave"
+    if made_equity is None:  # a phony that stood, or an exchange the bag did not allow
+        made_equity = _equity_of(
+            turn.event.score if made.kind == PLAY else 0, made.leave, valuation, leaves, rules
+        )
+        if made.kind == PLAY:
+            note = f"{describe(made)} is not a legal play (a phony kept): valued as its score + leave"
+        else:
+            note = (
+                f"{describe(made)} is not allowed with {valuation.bag} tiles in the bag: valued by its leave"
+            )
     top = max(equities)
     best = _best(solver, records, [i for i, equity in enumerate(equities) if equity == top], equities, turn)
     assert best is not None and best.equity is not None
@@ -431,17 +451,9 @@ class _Engine:
         gcg = read_gcg(path)
         name, note = lexicon_for(gcg.lexicon, self.spec.lexicon)
         lexicon = self.lexicon(name)
-        replay = Replay(gcg, lexicon, self.rules)
-        if note:
-            replay._issues.insert(0, _issue(note))
+        replay = Replay(gcg, lexicon, self.rules, note)
         table, table_name = self.leaves(lexicon)
         return review_replay(replay, table, table_name)
-
-
-def _issue(message: str) -> Any:
-    from ..formats.gcg import GcgIssue
-
-    return GcgIssue(0, message)
 
 
 _ENGINES: dict[ReviewSpec, _Engine] = {}
