@@ -406,7 +406,8 @@ def test_too_many_tiles_and_a_missing_turn(twl06: Lexicon) -> None:
 
 def test_notes_go_on_over_lines() -> None:
     game = parse_gcg(
-        "#player1 a Ann\n#player2 b Bo\n#description two\nlines\n>a: AB 8G AB +8 8\n#note first\n#- second\nthird\n\n"
+        "#player1 a Ann\n#player2 b Bo\n#description two\nlines\n"
+        ">a: AB 8G AB +8 8\n#note first\n#- second\nthird\n\n"
         ">b: CD - +0 0\n#note alone\n"
     )
     assert game.description == "two\nlines"
