@@ -253,6 +253,8 @@ def test_bad_names_fail_once_with_a_clear_message(batch_folder: Path) -> None:
         review_files(paths, ReviewSpec("nosuch"), workers=1)
     with pytest.raises(ReviewError, match="leave table 'nosuch'"):
         review_files(paths, ReviewSpec("sowpods", "nosuch"), workers=1)
+    with pytest.raises(ReviewError, match="leave table 'nosuch'"):  # each file's lexicon: still once
+        review_files(paths, ReviewSpec(None, "nosuch"), workers=1)
     with pytest.raises(ReviewError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
         review_files(paths, ReviewSpec("sowpods"), scheduler="tcp://127.0.0.1:9", scheduler_timeout=1)
 

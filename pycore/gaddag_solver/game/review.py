@@ -428,13 +428,17 @@ class _Engine:
                 raise ReviewError(f"lexicon {name!r}: {error}") from None
         return found
 
-    def leaves(self, lexicon: Lexicon) -> tuple[Leaves | None, str]:
+    def leaves(self, lexicon: Lexicon | None) -> tuple[Leaves | None, str]:
+        """The table and its name: the one named, else the lexicon's own (None: the named one only)."""
         name = self.spec.leaves
-        key = name or f"@{lexicon.name}"
+        if name is None and lexicon is None:
+            return None, "none"
+        key = name or f"@{lexicon.name if lexicon is not None else ''}"
         found = self.tables.get(key)
         if found is None:
             try:
                 if name is None:
+                    assert lexicon is not None
                     table = Leaves.for_lexicon(lexicon, self.rules)
                     found = (table, "none" if table is None else Path(table.source).stem)
                 elif name.lower() == "none":
@@ -443,7 +447,7 @@ class _Engine:
                     table = Leaves.load(name, self.rules)
                     found = (table, Path(table.source).stem)
             except (LeavesError, LookupError, OSError) as error:
-                raise ReviewError(f"leave table {name or lexicon.name!r}: {error}") from None
+                raise ReviewError(f"leave table {name or getattr(lexicon, 'name', '')!r}: {error}") from None
             self.tables[key] = found
         return found
 
@@ -547,8 +551,7 @@ def review_files(
     if not paths:
         return []
     probe = _engine(spec)
-    if spec.lexicon is not None:
-        probe.leaves(probe.lexicon(spec.lexicon))
+    probe.leaves(probe.lexicon(spec.lexicon) if spec.lexicon is not None else None)
     if scheduler is not None:
         plan = lambda workers: _tasks(spec, paths, workers)  # noqa: E731
         parts = parallel.run_dask(review_chunk, plan, scheduler, scheduler_timeout, progress, ReviewError)
