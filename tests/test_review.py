@@ -185,6 +185,7 @@ def test_equity_player_loses_nothing_and_greedy_plays_the_top_score(
         for reviewed, turn in zip(
             review.turns, [t for t in replay.turns if t.kind in ("play", "exchange", "pass")], strict=True
         ):
+            assert reviewed.note == ""  # every move made, exchanges and passes too, found among the moves
             if reviewed.player == equity_seat:
                 assert reviewed.equity_lost == 0, (path.name, reviewed)
                 assert reviewed.rank == 1
