@@ -25,8 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
 
 from gaddag_solver import Rules  # noqa: E402
-from gaddag_solver.formats.gcg import format_gcg  # noqa: E402
-from gaddag_solver.game.autoplay import Match, PlayerSpec, run_autoplay  # noqa: E402
+from gaddag_solver.game.autoplay import Match, PlayerSpec, game_gcg, run_autoplay  # noqa: E402
 from gaddag_solver.game.review import ReviewSpec, find_games, review_files  # noqa: E402
 from gaddag_solver.lexicons import ENV_VAR  # noqa: E402
 
@@ -36,10 +35,7 @@ def write_games(folder: Path, lexicon: str, leaves: str, games: int, seed: int) 
     run = run_autoplay(match, games, seed, keep_games=True)
     rules = Rules.load("english")
     for record in run.records:
-        assert record.game is not None
-        names = match.names if record.first == 0 else match.names[::-1]
-        text = format_gcg(record.game, rules, (names[0], names[1]))
-        (folder / f"game-{record.index:05d}.gcg").write_text(text, encoding="utf-8")
+        (folder / f"game-{record.index:05d}.gcg").write_text(game_gcg(record, match, rules), encoding="utf-8")
 
 
 def main() -> int:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from gaddag_solver import Lexicon, Rules, solve
 from gaddag_solver.cli import main
-from gaddag_solver.formats.gcg import GcgError, format_gcg
+from gaddag_solver.formats.gcg import GcgError
 from gaddag_solver.formats.leaves import Leaves
-from gaddag_solver.game.autoplay import Match, PlayerSpec, run_autoplay
+from gaddag_solver.game.autoplay import Match, PlayerSpec, game_gcg, run_autoplay
 from gaddag_solver.game.replay import Replay
 from gaddag_solver.game.review import (
     ReviewError,
@@ -49,10 +49,7 @@ def self_played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = run_autoplay(match, GAMES, seed=7, workers=1, keep_games=True)
     folder = tmp_path_factory.mktemp("games")
     for record in run.records:
-        assert record.game is not None
-        names = match.names if record.first == 0 else match.names[::-1]
-        text = format_gcg(record.game, RULES, (names[0], names[1]))
-        (folder / f"game-{record.index}.gcg").write_text(text, encoding="utf-8")
+        (folder / f"game-{record.index}.gcg").write_text(game_gcg(record, match, RULES), encoding="utf-8")
     return folder
 
 
