@@ -1,9 +1,10 @@
-"""Fixtures shared by the CLI tests."""
+"""Fixtures shared by the tests: the small lexicon of the CLI tests, the built SOWPODS and TWL06."""
 
 from __future__ import annotations
 
 import pytest
-from gaddag_solver import Rules, build_gaddag
+from gaddag_solver import Lexicon, Rules, build_gaddag
+from gaddag_solver.lexicons import resolve_lexicon
 from small_words import WORDS
 
 
@@ -14,3 +15,15 @@ def lexicon_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("lexicon") / "small.gaddag"
     path.write_bytes(data)
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def sowpods() -> Lexicon:
+    """The built SOWPODS lexicon (missing, the tests that ask for it fail rather than skip)."""
+    return Lexicon.load(resolve_lexicon("sowpods"), Rules.load("english"))
+
+
+@pytest.fixture(scope="session")
+def twl06() -> Lexicon:
+    """The built TWL06 lexicon."""
+    return Lexicon.load(resolve_lexicon("twl06"), Rules.load("english"))

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -769,6 +770,67 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- gaddag-solver review --------------------------------------------------------------------------
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Review recorded games (GCG): each turn against the best move by equity (docs/review.md)."""
+    from .formats.gcg import GcgError
+    from .game import review
+    from .progress import ProgressBar
+
+    spec = review.ReviewSpec(args.lexicon, args.leaves, args.rules or "english")
+    if (args.game is None) == (args.batch is None):
+        return _error("give one GCG file, or --batch FOLDER_OR_GLOB", EXIT_USAGE)
+    if args.workers is not None and args.workers < 1:
+        return _error(f"--workers must be at least 1, not {args.workers}", EXIT_USAGE)
+    if args.game is not None:
+        try:
+            result = review.review_file(args.game, spec.lexicon, spec.leaves, spec.rules)
+        except review.ReviewError as exc:
+            return _error(str(exc), EXIT_USAGE)
+        except GcgError as exc:
+            return _error(str(exc))
+        if args.format == "json":
+            print(_dumps(result.to_dict()))
+        else:
+            print(result.format_table())
+        return 0
+    paths = review.find_games(args.batch)
+    if not paths:
+        return _error(f"--batch {args.batch!r}: no .gcg file found", EXIT_USAGE)
+    bar = ProgressBar("games") if args.progress or sys.stderr.isatty() else None
+    started = time.perf_counter()
+    try:
+        results = review.review_files(
+            paths, spec, workers=args.workers, scheduler=args.scheduler, progress=bar
+        )
+    except review.ReviewError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - started
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        for result in results:
+            if result.error is not None:
+                print(f"error: {result.error} (skipped)", file=sys.stderr)
+            for record in result.records:
+                out.write(_dumps(record) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    failed = sum(1 for result in results if result.error is not None)
+    done = len(results) - failed
+    rate = done / seconds if seconds > 0 else float("inf")
+    print(
+        f"{done} games reviewed, {failed} failed, {seconds:.2f} s: {rate:.1f} games/s",
+        file=sys.stderr,
+    )
+    return EXIT_FAILURE if failed else 0
+
+
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gaddag-solver", description="GADDAG Scrabble solver.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -893,6 +955,35 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="write the summary as JSON to FILE")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.set_defaults(run=cmd_autoplay)
+
+    p = sub.add_parser(
+        "review",
+        help="review recorded games (GCG): each turn against the best move by equity",
+        description="Replay a GCG file, re-check every turn against the board and the lexicon, and "
+        "compare each move made (with its rack recorded) with the best move by static equity: the "
+        "equity lost, its rank, bingos missed, and a summary per player (docs/review.md). With "
+        "--batch, many files in parallel, one JSON Lines record per turn and per player.",
+        epilog="Example: gaddag-solver review game.gcg --lexicon sowpods; "
+        "gaddag-solver review --batch games/ -o review.jsonl",
+    )
+    p.add_argument("game", nargs="?", metavar="GAME.gcg", help="the game to review")
+    p.add_argument("--batch", metavar="FOLDER_OR_GLOB", help="review every .gcg file in a folder, or a glob")
+    p.add_argument(
+        "--lexicon", help="lexicon name or .gaddag path (default: the file's #lexicon, else sowpods)"
+    )
+    p.add_argument(
+        "--leaves",
+        help="leave table: a name (sowpods, twl06), a .leaves file or none; default: the lexicon's own",
+    )
+    p.add_argument("--rules", default="english", help="ruleset (default english)")
+    p.add_argument("--format", choices=("table", "json"), default="table", help="one game's output")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="--batch: write the JSON Lines here (default stdout)"
+    )
+    p.add_argument("--workers", type=int, help="--batch: local worker processes (default: every core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="--batch: run on this Dask scheduler")
+    p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    p.set_defaults(run=cmd_review)
     return parser
 
 

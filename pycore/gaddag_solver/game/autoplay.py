@@ -24,7 +24,6 @@ import functools
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
 from ..rules import Rules
 from ..solver import check_alphabets, core_rules
+from . import parallel
 from .stats import Interval, mean_interval, wilson
 
 PLAYER_KINDS = ("greedy", "equity")
@@ -206,6 +206,16 @@ class _Engine:
             len(game.turns),
             game if keep else None,
         )
+
+
+def game_gcg(record: GameRecord, match: Match, rules: Rules, title: str | None = None) -> str:
+    """A kept game of a run as GCG text, the players named by the seats they took."""
+    from ..formats.gcg import format_gcg
+
+    if record.game is None:
+        raise AutoplayError(f"game {record.index} was not kept (run with keep_games=True)")
+    names = match.names if record.first == 0 else match.names[::-1]
+    return format_gcg(record.game, rules, (names[0], names[1]), title)
 
 
 def load_table(player: PlayerSpec, rules: Rules) -> Any:
@@ -384,62 +394,23 @@ def run_autoplay(
     return AutoplayRun(summarize(results, match.names, seed), results, seconds, used)
 
 
-def _gather(
-    futures: list[Any], completed: Any, ranges: list[tuple[int, int]], games: int, progress: Progress | None
-) -> list[GameRecord]:
-    """Results in game order, whatever order the chunks finish in."""
-    where = {_key(future): i for i, future in enumerate(futures)}
-    parts: list[list[GameRecord]] = [[] for _ in futures]
-    done = 0
-    for future in completed(futures):
-        i = where[_key(future)]
-        parts[i] = future.result()
-        done += ranges[i][1] - ranges[i][0]
-        if progress:
-            progress(done, games)
-    return [record for part in parts for record in part]
-
-
-def _key(future: Any) -> Any:
-    """What identifies a future: a Dask future's key, a local one itself."""
-    return getattr(future, "key", None) or id(future)
+def _tasks(match: Match, games: int, seed: int, workers: int, keep: bool) -> list[parallel.Task]:
+    return [((match, seed, start, stop, keep), stop - start) for start, stop in chunks(games, workers)]
 
 
 def _run_local(
     match: Match, games: int, seed: int, workers: int, keep: bool, progress: Progress | None
 ) -> list[GameRecord]:
-    ranges = chunks(games, workers)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[Future[list[GameRecord]]] = [
-            pool.submit(play_chunk, match, seed, start, stop, keep) for start, stop in ranges
-        ]
-        return _gather(futures, as_completed, ranges, games, progress)
+    parts = parallel.run_local(play_chunk, _tasks(match, games, seed, workers, keep), workers, progress)
+    return [record for part in parts for record in part]
 
 
 def _run_dask(
     match: Match, games: int, seed: int, scheduler: str, keep: bool, progress: Progress | None, timeout: float
 ) -> list[GameRecord]:
-    try:
-        from distributed import Client
-        from distributed import as_completed as dask_completed
-    except ImportError:
-        raise AutoplayError(
-            "--scheduler needs Dask: pip install 'gaddag-solver[cluster]' (or 'dask[distributed]')"
-        ) from None
-    try:
-        client = Client(scheduler, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise AutoplayError(
-            f"cannot reach the Dask scheduler at {scheduler!r} within {timeout:g} s: {exc}"
-        ) from None
-    with client:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        ranges = chunks(games, workers)
-        futures = [
-            client.submit(play_chunk, match, seed, start, stop, keep, pure=False) for start, stop in ranges
-        ]
-        completed = functools.partial(dask_completed, loop=client.loop)  # the client is not the default
-        return _gather(futures, completed, ranges, games, progress)
+    plan = functools.partial(_tasks, match, games, seed, keep=keep)
+    parts = parallel.run_dask(play_chunk, plan, scheduler, timeout, progress, AutoplayError)
+    return [record for part in parts for record in part]
 
 
 # ---- reporting ------------------------------------------------------------------------------------

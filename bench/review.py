@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Review benchmark: games analysed per second, on one process and on local workers.
+
+    .venv/bin/python bench/review.py [--lexicon sowpods] [--leaves sowpods] [--games 200]
+                                     [--workers 1,2] [--seed 1] [--repeat 3] [--json]
+
+Self-plays --games games (equity with the leave table against greedy, so both good and bad
+moves are reviewed), writes them as GCG files, then reviews the folder with
+``review_files`` — parsing, replaying with every check, and for every turn all moves valued by
+equity — once per worker count (the fastest of --repeat runs; one warm-up game first). Prints a
+table: workers, games, turns reviewed, seconds, games/s, turns/s, ms per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pycore"))
+
+from gaddag_solver import Rules  # noqa: E402
+from gaddag_solver.game.autoplay import Match, PlayerSpec, game_gcg, run_autoplay  # noqa: E402
+from gaddag_solver.game.review import ReviewSpec, find_games, review_files  # noqa: E402
+from gaddag_solver.lexicons import ENV_VAR  # noqa: E402
+
+
+def write_games(folder: Path, lexicon: str, leaves: str, games: int, seed: int) -> None:
+    match = Match.create(lexicon, "english", [PlayerSpec.parse(f"equity:{leaves}"), PlayerSpec("greedy")])
+    run = run_autoplay(match, games, seed, keep_games=True)
+    rules = Rules.load("english")
+    for record in run.records:
+        (folder / f"game-{record.index:05d}.gcg").write_text(game_gcg(record, match, rules), encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexicon", default="sowpods", help=f"lexicon name or path (see ${ENV_VAR})")
+    parser.add_argument("--leaves", default="sowpods", help="leave table of the review and of the player")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--workers", default=f"1,{os.cpu_count() or 1}", help="worker counts to time, comma-separated"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="runs per worker count; the fastest is kept")
+    parser.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    args = parser.parse_args()
+
+    counts = sorted({max(1, int(part)) for part in args.workers.split(",") if part.strip()})
+    spec = ReviewSpec(args.lexicon, args.leaves)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        write_games(Path(folder), args.lexicon, args.leaves, args.games, args.seed)
+        paths = find_games(folder)
+        review_files(paths[:1], spec, workers=1)  # warm up: load the lexicon and the table
+        for workers in counts:
+            best = None
+            for _ in range(max(1, args.repeat)):
+                started = time.perf_counter()
+                results = review_files(paths, spec, workers=workers)
+                seconds = time.perf_counter() - started
+                best = seconds if best is None else min(best, seconds)
+            assert best is not None
+            failed = [r.path for r in results if r.error is not None]
+            if failed:
+                print(f"error: {len(failed)} files failed, e.g. {failed[0]}", file=sys.stderr)
+                return 1
+            turns = sum(1 for r in results for record in r.records if record["type"] == "turn")
+            rows.append(
+                {
+                    "workers": workers,
+                    "games": len(paths),
+                    "turns": turns,
+                    "seconds": round(best, 3),
+                    "games_per_second": round(len(paths) / best, 1),
+                    "turns_per_second": round(turns / best, 1),
+                    "ms_per_turn": round(1000 * best / turns, 3),
+                }
+            )
+    header = ["workers", "games", "turns", "seconds", "games/s", "turns/s", "ms/turn"]
+    table = [header] + [[str(value) for value in row.values()] for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    print(f"review: {args.lexicon}, leaves {args.leaves}, equity:{args.leaves} v greedy, seed {args.seed}")
+    print("| " + " | ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for line in table[1:]:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)) + " |")
+    if args.json:
+        print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
