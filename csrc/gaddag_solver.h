@@ -65,6 +65,16 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
                     gd_error *err);
 
 /*
+ * Check a file's fixed header before reading the rest: `head` holds its first
+ * GD_HEADER_FIXED_SIZE bytes (or the whole file when it is shorter) and `file_size` is the file's
+ * real size. These are steps 1 and 2 of gd_lexicon_open (magic, version, flags, the size field
+ * equal to file_size, header size, the arc count filling the file exactly, alphabet size, longest
+ * word), so a file that is not a lexicon, or is truncated or extended, is refused without being
+ * read whole. gd_lexicon_open makes the same checks again.
+ */
+int gd_lexicon_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err);
+
+/*
  * The walk index: what move generation reads instead of the arcs. Entry i describes arc i
  * (its child list, whether it accepts) together with the set of letters in that child list,
  * so the generator can tell whether a step leads anywhere before it visits the list, and
@@ -256,6 +266,11 @@ uint64_t gd_leaves_count(const uint32_t *tile_counts, uint32_t alphabet_size, ui
  * (-32768 is reserved). The file stamps its ruleset name (ruleset_offset/length) and tile set;
  * comparing them with the ruleset in use is the caller's job (Python's Leaves does it). */
 int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err);
+/* The fixed-header checks of gd_leaves_open (magic, version, flags, the size field equal to
+ * file_size, alphabet size, longest leave, name length, header size) on the file's first
+ * GD_LEAVES_FIXED_SIZE bytes (or the whole file when shorter): check before reading the rest. */
+#define GD_LEAVES_FIXED_SIZE 28
+int gd_leaves_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err);
 /* Write a leave file: `values` holds gd_leaves_count(...) entries in entry order. *out is
  * malloc'd (release with gd_free). */
 int gd_leaves_build(const uint32_t *tile_counts, uint32_t alphabet_size, uint32_t max_leave,

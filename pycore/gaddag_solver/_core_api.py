@@ -6,6 +6,7 @@ serves both and the layers above cannot tell which runs."""
 
 from __future__ import annotations
 
+import os
 import struct
 import threading
 import time
@@ -61,6 +62,28 @@ def _aligned_buffer(data: bytes | bytearray | memoryview) -> Any:
     copy = ffi.new("uint8_t[]", len(view))
     ffi.memmove(copy, view, len(view))
     return copy
+
+
+_HEADER_CHECKS = {
+    "gaddag": ("gd_lexicon_check_header", lib.GD_HEADER_FIXED_SIZE),
+    "leaves": ("gd_leaves_check_header", lib.GD_LEAVES_FIXED_SIZE),
+}
+
+
+def read_checked(path: str | os.PathLike[str], kind: str) -> bytes:
+    """The bytes of a .gaddag (`kind` "gaddag") or .leaves ("leaves") file, read whole only after
+    its fixed header has passed the core's checks against the file's real size: a file that is
+    not ours, or whose header declares another size, costs a few bytes, not its size in memory.
+    Raises CoreFormatError (as the loaders do) and OSError."""
+    check, fixed = _HEADER_CHECKS[kind]
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(fixed)
+        err = ffi.new("gd_error *")
+        if getattr(lib, check)(head, len(head), size, err) != lib.GD_OK:
+            raise CoreFormatError(_message(err), int(err.offset))
+        handle.seek(0)
+        return handle.read(size)
 
 
 def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:

@@ -26,6 +26,7 @@ GD_FORMAT_VERSION = 1
 GD_MAX_ALPHABET = 63
 GD_MAX_WORD = 32
 GD_HEADER_FIXED_SIZE = 36
+GD_LEAVES_FIXED_SIZE = 28
 GD_BLANK_FLAG = 128
 GD_MAX_DIM = 32
 GD_MAX_SQUARES = 1024
@@ -366,6 +367,7 @@ P = C.c_void_p
 _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_validate_scratch_size", C.c_size_t, [C.c_size_t]),
     ("gd_lexicon_open", C.c_int, [P, P, C.c_size_t, P, P]),
+    ("gd_lexicon_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_walk_index_size", C.c_size_t, [P]),
     ("gd_build_walk_index", C.c_int, [P, P, C.c_size_t, P]),
     ("gd_contains", C.c_int, [P, P, C.c_size_t]),
@@ -381,6 +383,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_move_words", C.c_int, [P, P, P, P, C.c_size_t, P]),
     ("gd_leaves_count", C.c_uint64, [P, C.c_uint32, C.c_uint32]),
     ("gd_leaves_open", C.c_int, [P, P, C.c_size_t, P]),
+    ("gd_leaves_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_leaves_build", C.c_int, [P, C.c_uint32, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P]),
     ("gd_leaves_index", C.c_int, [P, P, P]),
     ("gd_leaves_tiles", C.c_int, [P, C.c_uint32, P]),

@@ -661,6 +661,27 @@ static void fix_crc(uint8_t *data, size_t size)
     if (size >= 4) put_u32(data + size - 4, gd_crc32(data, size - 4));
 }
 
+/* The header check on a file's first bytes alone (a block of exactly that many, so ASan sees any
+ * read past them) must agree with the full open: it refuses what the open refuses in its first
+ * steps, with the same message and offset, and passes whatever the open accepts. */
+typedef int (*header_check)(const uint8_t *, size_t, uint64_t, gd_error *);
+
+static void agree_with_header_check(header_check check, size_t fixed, const uint8_t *bytes, size_t size, int open_rc,
+                                    const gd_error *open_err)
+{
+    size_t head_size = size < fixed ? size : fixed;
+    uint8_t *head = malloc(head_size ? head_size : 1);
+    if (head_size) memcpy(head, bytes, head_size);
+    gd_error err;
+    int rc = check(head, head_size, size, &err);
+    if (open_rc == GD_OK) CHECK(rc == GD_OK, "the header check refused a file that opens: %s", err.message);
+    if (rc != GD_OK)
+        CHECK(rc == open_rc && err.offset == open_err->offset && strcmp(err.message, open_err->message) == 0,
+              "header check %d '%s' at %llu, open %d '%s' at %llu", rc, err.message, (unsigned long long)err.offset,
+              open_rc, open_err->message, (unsigned long long)open_err->offset);
+    free(head);
+}
+
 /* Open a copy in a block of exactly `size` bytes, with and without scratch; query if it opens. */
 static void try_open(const uint8_t *bytes, size_t size)
 {
@@ -673,6 +694,7 @@ static void try_open(const uint8_t *bytes, size_t size)
         memset(&err, 0x55, sizeof err);
         attempts++;
         int rc = gd_lexicon_open(&lex, copy, size, with_scratch ? scratch : NULL, &err);
+        if (with_scratch) agree_with_header_check(gd_lexicon_check_header, GD_HEADER_FIXED_SIZE, copy, size, rc, &err);
         if (rc == GD_OK) {
             opened_count++;
             exercise(&lex);
@@ -791,6 +813,7 @@ static void try_open_leaves(const uint8_t *bytes, size_t size)
     gd_error err;
     memset(&err, 0x55, sizeof err);
     int rc = gd_leaves_open(&lv, copy, size, &err);
+    agree_with_header_check(gd_leaves_check_header, GD_LEAVES_FIXED_SIZE, copy, size, rc, &err);
     if (rc == GD_OK) {
         leaves_opened++;
         exercise_leaves(&lv, 1);
