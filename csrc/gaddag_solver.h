@@ -212,8 +212,10 @@ size_t gd_workspace_size(void);
 
 /*
  * Board squares are row-major, rows*cols bytes: 0 empty, else a letter code, | GD_BLANK_FLAG
- * for a blank. rack_counts as for gd_anagrams. The caller validates the position (letters in
- * the alphabet, no floating tiles); the generator only assumes memory safety of its inputs.
+ * for a blank. rack_counts as for gd_anagrams. The board need not be connected: anchors are the
+ * empty squares next to any tile, and the start square is one only on an empty board, so tiles
+ * away from the start (floating tiles) are played through like any other. The generator only
+ * assumes memory safety of its inputs.
  *
  * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
  * then finds every play for a rack. *count is always the number of plays the position has.
