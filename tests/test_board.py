@@ -302,7 +302,7 @@ FLOATING_BOARDS = [
     # the start square empty, one word in a corner
     grid("CARE", "", "", "", "", "", "", "", "", "", "", "", "", "", ""),
     # a connected group on the start square and a word off by itself
-    grid("", "", "..TAX", "", "", "", "", ".......CAT", ".........E", ".........A"),
+    grid("", "", "..TAB", "", "", "", "", ".......CAT", ".........E", ".........A"),
     # single tiles scattered, none on the start square, one at the edge
     grid("", "...S", "", "", "", ".........E", "", "", "", "", "", "", "A", "", "..............T"),
 ]
