@@ -314,6 +314,41 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
                        gd_move *out, size_t capacity, size_t *count, gd_error *err);
 
 /*
+ * Streaming: every move of a position, a buffer at a time, in memory that does not grow with
+ * their number. gd_generate_stream writes the next moves, up to `capacity` (at least 1), in
+ * generation order (exchanges and the pass first, when options ask for them, then the plays by
+ * direction, line and anchor), sets *count to how many it wrote, and records in `stream` where
+ * to go on: call it again with the same arguments until stream->state is GD_STREAM_DONE. Start
+ * with a stream whose state is GD_STREAM_START (a zeroed one). The moves, with their scores and
+ * equities, are those gd_generate_equity gives with top_n = 0, in the same order, whatever the
+ * capacity.
+ *
+ * How it resumes: the walk stops at the first move that does not fit and keeps it in `next`
+ * with its anchor; the next call walks that anchor again following only the branches that lead
+ * to that move (its squares, letters and blanks), so a resumed call costs one path, not the
+ * moves already written. The caller owns the stream and may copy it; a stream whose fields do
+ * not fit the position is refused with GD_ERR_ARGUMENT, never read past.
+ */
+#define GD_STREAM_START 0
+#define GD_STREAM_RESUME 1
+#define GD_STREAM_DONE 2
+typedef struct gd_stream {
+    uint32_t state;      /* GD_STREAM_START, GD_STREAM_RESUME or GD_STREAM_DONE */
+    uint32_t direction;  /* the anchor `next` is found from (a play) */
+    uint32_t line;
+    uint32_t anchor;
+    gd_move next;        /* the first move not yet written (GD_STREAM_RESUME) */
+} gd_stream;
+
+int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, gd_stream *stream,
+                       gd_move *out, size_t capacity, size_t *count, gd_error *err);
+
+/* Sort moves best first, in place: the order of top_n (by equity first when by_equity), so a
+ * sorted stream equals the sorted gd_generate_equity. No allocation beyond qsort's. */
+void gd_sort_moves(gd_move *moves, size_t count, int by_equity);
+
+/*
  * After a play was put on `board` (the board now holds its tiles), bring the workspace's
  * cross-sets and anchors up to date by recomputing only the squares the play can change.
  * The result equals gd_prepare on the new board.

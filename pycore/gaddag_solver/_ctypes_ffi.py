@@ -165,6 +165,21 @@ class gd_rng(C.Structure):
     _fields_ = [("state", C.c_uint64 * 4)]
 
 
+GD_STREAM_START = 0
+GD_STREAM_RESUME = 1
+GD_STREAM_DONE = 2
+
+
+class gd_stream(C.Structure):
+    _fields_ = [
+        ("state", C.c_uint32),
+        ("direction", C.c_uint32),
+        ("line", C.c_uint32),
+        ("anchor", C.c_uint32),
+        ("next", gd_move),
+    ]
+
+
 class gd_turn(C.Structure):
     _fields_ = [
         ("move", gd_move),
@@ -224,6 +239,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_word,
         gd_leaves,
         gd_equity_options,
+        gd_stream,
         gd_rng,
         gd_turn,
         gd_game,
@@ -389,6 +405,8 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_leaves_tiles", C.c_int, [P, C.c_uint32, P]),
     ("gd_leaves_value", C.c_int32, [P, P]),
     ("gd_generate_equity", C.c_int, [P, P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
+    ("gd_generate_stream", C.c_int, [P, P, P, P, P, P, P, P, C.c_size_t, P, P]),
+    ("gd_sort_moves", None, [P, C.c_size_t, C.c_int]),
     ("gd_update_after_play", C.c_int, [P, P, P, P, P, P]),
     ("gd_rng_seed", None, [P, C.c_uint64]),
     ("gd_rng_next", C.c_uint64, [P]),

@@ -247,6 +247,63 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
     free(whole);
 }
 
+/* gd_generate_stream a few moves at a time (a buffer of exactly that many, so a write past it is
+ * reported) gives the moves of gd_generate in the same order; sorted, its first ones are the top
+ * N; a damaged stream is refused, never read past. */
+static void check_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                         const uint8_t *rack, const gd_move *moves, size_t all, gd_move *best, size_t kept)
+{
+    static gd_move streamed[4096];
+    gd_error err;
+    size_t capacity = 1 + below(4), total = 0, count = 0;
+    gd_move *buffer = malloc(capacity * sizeof *buffer);
+    gd_stream stream;
+    memset(&stream, 0, sizeof stream);
+    size_t calls = 0;
+    while (stream.state != GD_STREAM_DONE && calls++ <= all / capacity + 1) {
+        int rc = gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err);
+        CHECK(rc == GD_OK, "stream: %s", err.message);
+        if (rc != GD_OK) break;
+        CHECK(count <= capacity && (count == capacity || stream.state == GD_STREAM_DONE), "stream wrote %zu of %zu",
+              count, capacity);
+        for (size_t m = 0; m < count && total < 4096; m++) streamed[total++] = buffer[m];
+    }
+    CHECK(stream.state == GD_STREAM_DONE, "the stream did not finish");
+    CHECK(calls == (all ? (all + capacity - 1) / capacity : 1), "%zu calls for %zu moves, %zu at a time", calls, all,
+          capacity);
+    if (all <= 4096) {
+        CHECK(total == all, "streamed %zu moves, generated %zu", total, all);
+        CHECK(memcmp(streamed, moves, total * sizeof *moves) == 0, "streamed moves differ from generated ones");
+    }
+    gd_sort_moves(streamed, total, 0);
+    gd_sort_moves(best, kept, 0);
+    CHECK(all > 4096 || memcmp(streamed, best, kept * sizeof *best) == 0, "sorted stream does not start with the top");
+    /* damaged streams */
+    CHECK(gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, NULL, 1, &count, &err) ==
+              GD_ERR_ARGUMENT, "stream without a buffer");
+    for (int t = 0; t < 50; t++) {
+        uint8_t *bytes = (uint8_t *)&stream;
+        for (size_t k = 0; k < sizeof stream; k++) bytes[k] = (uint8_t)rnd();
+        stream.state = GD_STREAM_RESUME;
+        if (t % 2) { /* plausible fields, a play that is not there */
+            stream.next.kind = GD_PLAY;
+            stream.direction = stream.next.direction = (uint8_t)below(2);
+            stream.line = below(rules->rows);
+            stream.next.length = (uint8_t)(2 + below(3));
+            stream.next.row = (uint8_t)(stream.direction ? below(rules->rows - 4) : stream.line);
+            stream.next.col = (uint8_t)(stream.direction ? stream.line : below(rules->cols - 4));
+            stream.anchor = (stream.direction ? stream.next.row : stream.next.col) + below(stream.next.length);
+        }
+        int rc = gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err);
+        CHECK(rc == GD_OK || rc == GD_ERR_ARGUMENT, "damaged stream: rc %d", rc);
+        CHECK(count <= capacity, "damaged stream wrote %zu", count);
+    }
+    stream.state = 9;
+    CHECK(gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err) ==
+              GD_ERR_ARGUMENT, "unknown stream state");
+    free(buffer);
+}
+
 static void generate_on(const gd_lexicon *opened)
 {
     gd_lexicon lex = *opened;
@@ -288,6 +345,7 @@ static void generate_on(const gd_lexicon *opened)
         CHECK(gd_generate(&lex, &rules, board, workspace, rack, 5, best, 5, &top, &err) == GD_OK, "%s", err.message);
         CHECK(gd_generate(&lex, &rules, board, workspace, rack, 0, NULL, 0, &counted, &err) == GD_OK, "%s", err.message);
         CHECK(all == top && all == counted, "plays counted %zu / %zu / %zu by mode", all, top, counted);
+        check_stream(&lex, &rules, board, workspace, rack, moves, all, best, top < 5 ? top : 5);
         for (size_t m = 0; pristine && m < all && m < 4096; m++) {
             uint8_t word[GD_MAX_DIM];
             for (unsigned k = 0; k < moves[m].length; k++) word[k] = moves[m].word[k] & 63u;
