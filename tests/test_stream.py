@@ -188,3 +188,25 @@ def test_all_runs_in_memory_that_does_not_grow_with_the_plays(
         assert small_lines == big_lines == 1 and (tmp_path / "out.txt").stat().st_size > 30_000_000
     # nine times the plays, and the peak stays where it was (before streaming: 500 MB more)
     assert big_peak - small_peak < 40_000, (small_peak, big_peak)
+
+
+def test_past_the_disk_limit_the_moves_come_in_generation_order_with_a_warning(
+    sowpods: Lexicon, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gaddag_solver import solver as solver_module
+
+    line = positions()[5]
+    argv = ["solve", "--lexicon", str(REPO / "lexicons" / "sowpods.gaddag"), "--cgp", line, "--format", "tsv"]
+    assert cli.main(argv) == 0
+    ranked, err = capsys.readouterr()
+    assert err == ""
+    monkeypatch.setattr(solver_module, "SORT_ON_DISK", 1000)
+    assert cli.main(argv) == 0
+    listed, err = capsys.readouterr()
+    assert err == (
+        "warning: 7,000 moves are more than the 1,000 ranked (sorting takes 48 bytes a move of "
+        "temporary files): listed in generation order\n"
+    )
+    assert listed != ranked and sorted(listed.splitlines()) == sorted(ranked.splitlines())
+    assert cli.main([*argv, "--unsorted"]) == 0
+    assert capsys.readouterr() == (listed, "")

@@ -387,6 +387,8 @@ def _solve_position(
     if args.top_n is None:  # every move: streamed, never all held (see Solver.stream)
         moves = solver.stream(board, rack, ranked=not args.unsorted, **options)
         count = moves.count
+        if moves.warning:
+            print(f"warning: {where}{moves.warning}", file=sys.stderr)
     else:
         count, moves = solver.solve_counted(board, rack, args.top_n, **options)
     result: dict[str, Any] = {"count": count, "moves": _MoveDicts(moves, args.words)}
@@ -497,7 +499,7 @@ def _print_table(result: dict[str, Any], moves: Iterable[Move], args: argparse.N
         summary = f"{_counted(plays, 'play')}, {_counted(count - plays - 1, 'exchange')} and the pass"
     else:
         summary = _counted(count, "play")
-    if getattr(args, "unsorted", False):
+    if args.unsorted or not getattr(moves, "ranked", True):
         summary += ", in generation order"
     elif _by_equity(args):
         summary += ", ranked by equity"
@@ -702,8 +704,8 @@ def _add_solve_parser(sub: Any) -> None:
         "--all",
         action="store_true",
         help="every play, best first, written as it is generated: memory does not grow with the number "
-        "of plays (up to 500,000 are sorted in memory, more in sorted runs in temporary files, 48 bytes "
-        "a play)",
+        "of plays (up to 500,000 are sorted in memory, up to 20,000,000 in sorted runs in temporary "
+        "files, 48 bytes a play; more are listed in generation order, with a warning)",
     )
     p.add_argument(
         "--unsorted",

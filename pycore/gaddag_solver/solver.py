@@ -297,12 +297,17 @@ class Solver:
         and iterating it builds the moves as they are read, in memory that does not grow with
         their number (the C core generates them a buffer at a time). ``ranked``: best first,
         the order of :meth:`solve` (sorted in one buffer up to SORT_IN_MEMORY moves, beyond that
-        in sorted runs on disk that are merged); else in the core's generation order (cheapest).
+        in sorted runs on disk that are merged; over SORT_ON_DISK moves the stream is not ranked
+        and says why in ``warning``, given as a ResourceWarning with ``warn``); else in the core's
+        generation order (cheapest).
         The other options are :meth:`solve`'s."""
         board, rack, valuation = self._valued_position(
             board, rack, warn, 2, leaves, equity, exchanges, bag, opponent_rack
         )
-        return MoveStream(self, board, rack, valuation, ranked)
+        stream = MoveStream(self, board, rack, valuation, ranked)
+        if warn and stream.warning:
+            warnings.warn(stream.warning, ResourceWarning, stacklevel=2)
+        return stream
 
     def solve_counted(
         self,
@@ -405,6 +410,7 @@ class Solver:
 
 
 SORT_IN_MEMORY = 500_000  # moves sorted in one buffer (48 bytes each, held twice: 48 MB at most)
+SORT_ON_DISK = 20_000_000  # moves ranked at most: their runs take 48 bytes each on disk (960 MB)
 _BATCH = core.STREAM_CHUNK  # records turned into Moves at a time
 
 
@@ -432,6 +438,13 @@ class MoveStream:
         self._options = None if valuation is None else core.equity_options(valuation)
         with self._prepared() as workspace:
             self.count = core.count_moves(*self._core_args(workspace), self._options)
+        self.warning: str | None = None  # why a ranked stream is not ranked after all
+        if ranked and self.count > SORT_ON_DISK:
+            self.ranked = False
+            self.warning = (
+                f"{self.count:,} moves are more than the {SORT_ON_DISK:,} ranked (sorting takes 48 bytes a "
+                f"move of temporary files): listed in generation order"
+            )
 
     @contextlib.contextmanager
     def _prepared(self) -> Iterator[core.Workspace]:
