@@ -97,11 +97,14 @@ def test_a_cgp_lex_opcode_naming_a_big_file_fails_its_line_only(
 ) -> None:
     big = sparse(tmp_path / "big.gaddag", b"\0" * 64, BIG)
     empty = "/".join(["15"] * 15)
-    batch = tmp_path / "positions.cgp"
-    batch.write_text(f"{empty} AB/ 0/0 0 lex {big};\n{empty} AB/ 0/0 0 lex {lexicon_path};\n")
+    bad_line = f"{empty} AB/ 0/0 0 lex {big};\n"
+    (tmp_path / "bad.cgp").write_text(bad_line)
     status = [0]
-    peak = peak_while(lambda: status.__setitem__(0, main(["solve", "--batch", str(batch)])))
+    peak = peak_while(lambda: status.__setitem__(0, main(["solve", "--batch", str(tmp_path / "bad.cgp")])))
+    assert status[0] == 1 and peak < SMALL
+    (tmp_path / "both.cgp").write_text(bad_line + f"{empty} AB/ 0/0 0 lex {lexicon_path};\n")
+    capsys.readouterr()
+    assert main(["solve", "--batch", str(tmp_path / "both.cgp")]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert status[0] == 1 and peak < SMALL + 2**20
     assert lines[0]["line"] == 1 and "not a .gaddag file (bad magic bytes)" in lines[0]["error"]
     assert lines[1]["line"] == 2 and lines[1]["count"] == 8  # AB and BA through the start square, each 4 ways
