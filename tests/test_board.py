@@ -322,6 +322,24 @@ def test_floating_tiles_are_solved_like_the_oracle(small_lexicon: Lexicon, numbe
         assert rack == "A" or len(moves) >= 10  # plays around the floating tiles
 
 
+def test_a_floating_position_with_sowpods_matches_the_oracle() -> None:
+    """A reference position with a word added off by itself and the start square's word moved:
+    every play, against the oracle with the whole SOWPODS list."""
+    from oracle import load_words
+
+    words_path = Path(__file__).resolve().parent.parent / "lexicons" / "sources" / "sowpods.txt"
+    if not words_path.is_file():
+        pytest.fail("lexicons/sources/sowpods.txt is missing: run scripts/setup_env.sh")
+    board = Board.from_text(
+        grid("", ".QUIZ", "", "", "", "", "", "", "", "", "", "", "..........JOT", "", ".....FE"), ENGLISH
+    )
+    assert len(floating_tiles(board)) == board.tile_count() == 9
+    with pytest.warns(PositionWarning, match="start square H8 is empty"):
+        moves = solve(board, "AEINST?", sowpods(), ENGLISH)
+    want = generate(board.grid(), "AEINST?", load_words(words_path), OracleRules.english())
+    assert plays(moves) == want and len(moves) == len(want) > 10_000
+
+
 def test_leave_is_rack_minus_tiles_used(small_lexicon: Lexicon) -> None:
     moves = solve(Board.empty(ENGLISH), "ZEACRT?", small_lexicon, ENGLISH)
     by_play = {(m.coord, m.word): m for m in moves}
