@@ -82,9 +82,12 @@ def run(lexicon_path: str, data_dir: str) -> dict[str, object]:
             }
     result["positions"] = positions
     floating = Board.from_rows(FLOATING, rules)  # solved, with a warning
+    plays = play_list(solver, floating, "ZEST?")
     result["floating"] = {
         "warnings": position_warnings(floating, None),
-        "plays": play_list(solver, floating, "ZEST?"),
+        "count": len(plays),
+        "digest": hashlib.sha256(json.dumps(plays, ensure_ascii=False).encode()).hexdigest(),
+        "corner": [play for play in plays if play[0] == 0 and play[1] == 0][:5],  # through the floating A
     }
 
     result["games"] = games(lexicon, rules)
