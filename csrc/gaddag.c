@@ -96,37 +96,56 @@ size_t gd_validate_scratch_size(size_t size)
     return arcs * sizeof(uint64_t) + arcs / 8 + 16;
 }
 
+static const gd_file_kind gaddag_file = {GD_MAGIC, ".gaddag", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
+
+/* Steps 1 and 2 of the validation: what the fixed header (its first GD_HEADER_FIXED_SIZE bytes,
+ * in `head`) says, checked against the file's real size. */
+static int check_fixed_header(const uint8_t *head, size_t head_size, uint64_t size, uint32_t *header_size,
+                              gd_error *err)
+{
+    int rc = gd_check_prefix(head, head_size, size, &gaddag_file, header_size, err);
+    if (rc) return rc;
+    if (*header_size < GD_HEADER_FIXED_SIZE || *header_size % 4 != 0 || *header_size > size)
+        return FORMAT_ERROR(10, "header size %u is invalid (must be a multiple of 4, at least %d, inside the file)",
+                            *header_size, GD_HEADER_FIXED_SIZE);
+    uint32_t arc_count = gd_get_u32(head + 28);
+    if (arc_count < 2 || arc_count > GD_MAX_ARCS)
+        return FORMAT_ERROR(28, "arc count %u is out of range (2..%u)", arc_count, GD_MAX_ARCS);
+    if ((uint64_t)*header_size + 4ull * arc_count + 4 != size)
+        return FORMAT_ERROR(28, "arc count %u does not fit the file size %llu (header %u bytes + 4 per arc + 4-byte checksum)",
+                            arc_count, (unsigned long long)size, *header_size);
+    if (head[32] < 1 || head[32] > GD_MAX_ALPHABET)
+        return FORMAT_ERROR(32, "alphabet size %u is out of range (1..%d)", head[32], GD_MAX_ALPHABET);
+    if (head[33] < 1 || head[33] > GD_MAX_WORD)
+        return FORMAT_ERROR(33, "longest word %u is out of range (1..%d)", head[33], GD_MAX_WORD);
+    if (head[35] != 0) return FORMAT_ERROR(35, "reserved header byte is %u, not 0", head[35]);
+    return GD_OK;
+}
+
+int gd_lexicon_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err)
+{
+    if (!head && head_size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
+    uint32_t header_size;
+    return check_fixed_header(head, head_size, file_size, &header_size, err);
+}
+
 int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, gd_error *err)
 {
     if (!lex) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
     memset(lex, 0, sizeof *lex);
 
-    /* 1. fixed header */
-    static const gd_file_kind gaddag_file = {GD_MAGIC, ".gaddag", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
-    uint32_t header_size;
-    int rc = gd_check_file_prefix(data, size, &gaddag_file, &header_size, err);
+    /* 1 + 2. fixed header and sizes */
+    int rc = gd_check_in_place(data, size, &gaddag_file, err);
     if (rc) return rc;
-
-    /* 2. sizes */
-    if (header_size < GD_HEADER_FIXED_SIZE || header_size % 4 != 0 || header_size > size)
-        return FORMAT_ERROR(10, "header size %u is invalid (must be a multiple of 4, at least %d, inside the file)",
-                            header_size, GD_HEADER_FIXED_SIZE);
+    uint32_t header_size;
+    rc = check_fixed_header(data, size, size, &header_size, err);
+    if (rc) return rc;
     uint32_t word_count = gd_get_u32(data + 20);
     uint32_t state_count = gd_get_u32(data + 24);
     uint32_t arc_count = gd_get_u32(data + 28);
-    if (arc_count < 2 || arc_count > GD_MAX_ARCS)
-        return FORMAT_ERROR(28, "arc count %u is out of range (2..%u)", arc_count, GD_MAX_ARCS);
-    if ((uint64_t)header_size + 4ull * arc_count + 4 != size)
-        return FORMAT_ERROR(28, "arc count %u does not fit the file size %zu (header %u bytes + 4 per arc + 4-byte checksum)",
-                            arc_count, size, header_size);
     uint32_t alphabet_size = data[32];
-    if (alphabet_size < 1 || alphabet_size > GD_MAX_ALPHABET)
-        return FORMAT_ERROR(32, "alphabet size %u is out of range (1..%d)", alphabet_size, GD_MAX_ALPHABET);
     uint32_t max_word_length = data[33];
-    if (max_word_length < 1 || max_word_length > GD_MAX_WORD)
-        return FORMAT_ERROR(33, "longest word %u is out of range (1..%d)", max_word_length, GD_MAX_WORD);
     uint32_t name_length = data[34];
-    if (data[35] != 0) return FORMAT_ERROR(35, "reserved header byte is %u, not 0", data[35]);
 
     /* 3. alphabet, name, padding */
     uint32_t pos = GD_HEADER_FIXED_SIZE;
@@ -597,8 +616,7 @@ static int host_is_little_endian(void)
     return first == 1;
 }
 
-int gd_check_file_prefix(const uint8_t *data, size_t size, const gd_file_kind *kind, uint32_t *header_size,
-                         gd_error *err)
+int gd_check_in_place(const uint8_t *data, size_t size, const gd_file_kind *kind, gd_error *err)
 {
     if (!data && size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
     if (!host_is_little_endian())
@@ -606,24 +624,36 @@ int gd_check_file_prefix(const uint8_t *data, size_t size, const gd_file_kind *k
                             kind->name);
     if (((uintptr_t)data & 3u) != 0)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "%s bytes must be 4-byte aligned", kind->name);
-    if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(data, kind->magic, size) == 0))
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %u-byte header", size, kind->fixed_size);
-    if (size < GD_MAGIC_SIZE || memcmp(data, kind->magic, GD_MAGIC_SIZE) != 0)
+    return GD_OK;
+}
+
+int gd_check_prefix(const uint8_t *head, size_t head_size, uint64_t size, const gd_file_kind *kind,
+                    uint32_t *header_size, gd_error *err)
+{
+    if (head_size < kind->fixed_size && head_size < size)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the first %u bytes of the %s file are needed, %zu were given",
+                            kind->fixed_size, kind->name, head_size);
+    if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(head, kind->magic, (size_t)size) == 0))
+        return FORMAT_ERROR(size, "truncated: %llu bytes, shorter than the %u-byte header", (unsigned long long)size,
+                            kind->fixed_size);
+    if (size < GD_MAGIC_SIZE || memcmp(head, kind->magic, GD_MAGIC_SIZE) != 0)
         return FORMAT_ERROR(0, "not a %s file (bad magic bytes)", kind->name);
     if (size < kind->fixed_size)
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %u-byte header", size, kind->fixed_size);
-    uint32_t version = gd_get_u16(data + 8);
+        return FORMAT_ERROR(size, "truncated: %llu bytes, shorter than the %u-byte header", (unsigned long long)size,
+                            kind->fixed_size);
+    uint32_t version = gd_get_u16(head + 8);
     if (version != kind->version)
         return FORMAT_ERROR(8, "unsupported format version %u (this build reads version %u)", version, kind->version);
-    *header_size = gd_get_u16(data + 10);
-    uint32_t flags = gd_get_u32(data + 12);
+    *header_size = gd_get_u16(head + 10);
+    uint32_t flags = gd_get_u32(head + 12);
     if (flags != 0) return FORMAT_ERROR(12, "unknown flags 0x%08x (version 1 defines none)", flags);
-    uint32_t file_size = gd_get_u32(data + 16);
+    uint32_t file_size = gd_get_u32(head + 16);
     if (file_size != size) {
         if (size < file_size)
-            return FORMAT_ERROR(size, "truncated: the file has %zu bytes, its header says %u", size, file_size);
-        return FORMAT_ERROR(file_size, "%zu unexpected bytes after the end of the file (header says %u bytes)",
-                            size - file_size, file_size);
+            return FORMAT_ERROR(size, "truncated: the file has %llu bytes, its header says %u", (unsigned long long)size,
+                                file_size);
+        return FORMAT_ERROR(file_size, "%llu unexpected bytes after the end of the file (header says %u bytes)",
+                            (unsigned long long)(size - file_size), file_size);
     }
     return GD_OK;
 }

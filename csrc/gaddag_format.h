@@ -21,12 +21,14 @@ typedef struct gd_file_kind {
     uint32_t fixed_size;
 } gd_file_kind;
 
-/* The checks every file of ours starts with: bytes given, aligned to 4 and read on a little-endian
- * host, then the shared prefix: magic, u16 version at 8, u16 header size at 10 (stored in
- * *header_size, checked by the caller), u32 flags at 12 (none defined), u32 file size at 16, which
- * must be `size`. */
-int gd_check_file_prefix(const uint8_t *data, size_t size, const gd_file_kind *kind, uint32_t *header_size,
-                         gd_error *err);
+/* What reading a file of ours in place needs: bytes given, aligned to 4, a little-endian host. */
+int gd_check_in_place(const uint8_t *data, size_t size, const gd_file_kind *kind, gd_error *err);
+/* The prefix every file of ours starts with, from its first bytes (`head`: at least kind->fixed_size
+ * of them, or the whole file when it is shorter) and its real size: magic, u16 version at 8, u16
+ * header size at 10 (stored in *header_size, checked by the caller), u32 flags at 12 (none
+ * defined), u32 file size at 16, which must be `size`. */
+int gd_check_prefix(const uint8_t *head, size_t head_size, uint64_t size, const gd_file_kind *kind,
+                    uint32_t *header_size, gd_error *err);
 
 #define GD_MAGIC "\x89GADDAG\n"
 #define GD_MAGIC_SIZE 8

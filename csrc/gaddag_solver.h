@@ -65,6 +65,16 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
                     gd_error *err);
 
 /*
+ * Check a file's fixed header before reading the rest: `head` holds its first
+ * GD_HEADER_FIXED_SIZE bytes (or the whole file when it is shorter) and `file_size` is the file's
+ * real size. These are steps 1 and 2 of gd_lexicon_open (magic, version, flags, the size field
+ * equal to file_size, header size, the arc count filling the file exactly, alphabet size, longest
+ * word), so a file that is not a lexicon, or is truncated or extended, is refused without being
+ * read whole. gd_lexicon_open makes the same checks again.
+ */
+int gd_lexicon_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err);
+
+/*
  * The walk index: what move generation reads instead of the arcs. Entry i describes arc i
  * (its child list, whether it accepts) together with the set of letters in that child list,
  * so the generator can tell whether a step leads anywhere before it visits the list, and
@@ -202,8 +212,10 @@ size_t gd_workspace_size(void);
 
 /*
  * Board squares are row-major, rows*cols bytes: 0 empty, else a letter code, | GD_BLANK_FLAG
- * for a blank. rack_counts as for gd_anagrams. The caller validates the position (letters in
- * the alphabet, no floating tiles); the generator only assumes memory safety of its inputs.
+ * for a blank. rack_counts as for gd_anagrams. The board need not be connected: anchors are the
+ * empty squares next to any tile, and the start square is one only on an empty board, so tiles
+ * away from the start (floating tiles) are played through like any other. The generator only
+ * assumes memory safety of its inputs.
  *
  * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
  * then finds every play for a rack. *count is always the number of plays the position has.
@@ -256,6 +268,11 @@ uint64_t gd_leaves_count(const uint32_t *tile_counts, uint32_t alphabet_size, ui
  * (-32768 is reserved). The file stamps its ruleset name (ruleset_offset/length) and tile set;
  * comparing them with the ruleset in use is the caller's job (Python's Leaves does it). */
 int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err);
+/* The fixed-header checks of gd_leaves_open (magic, version, flags, the size field equal to
+ * file_size, alphabet size, longest leave, name length, header size) on the file's first
+ * GD_LEAVES_FIXED_SIZE bytes (or the whole file when shorter): check before reading the rest. */
+#define GD_LEAVES_FIXED_SIZE 28
+int gd_leaves_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err);
 /* Write a leave file: `values` holds gd_leaves_count(...) entries in entry order. *out is
  * malloc'd (release with gd_free). */
 int gd_leaves_build(const uint32_t *tile_counts, uint32_t alphabet_size, uint32_t max_leave,
@@ -295,6 +312,41 @@ typedef struct gd_equity_options {
 int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
                        const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n,
                        gd_move *out, size_t capacity, size_t *count, gd_error *err);
+
+/*
+ * Streaming: every move of a position, a buffer at a time, in memory that does not grow with
+ * their number. gd_generate_stream writes the next moves, up to `capacity` (at least 1), in
+ * generation order (exchanges and the pass first, when options ask for them, then the plays by
+ * direction, line and anchor), sets *count to how many it wrote, and records in `stream` where
+ * to go on: call it again with the same arguments until stream->state is GD_STREAM_DONE. Start
+ * with a stream whose state is GD_STREAM_START (a zeroed one). The moves, with their scores and
+ * equities, are those gd_generate_equity gives with top_n = 0, in the same order, whatever the
+ * capacity.
+ *
+ * How it resumes: the walk stops at the first move that does not fit and keeps it in `next`
+ * with its anchor; the next call walks that anchor again following only the branches that lead
+ * to that move (its squares, letters and blanks), so a resumed call costs one path, not the
+ * moves already written. The caller owns the stream and may copy it; a stream whose fields do
+ * not fit the position is refused with GD_ERR_ARGUMENT, never read past.
+ */
+#define GD_STREAM_START 0
+#define GD_STREAM_RESUME 1
+#define GD_STREAM_DONE 2
+typedef struct gd_stream {
+    uint32_t state;      /* GD_STREAM_START, GD_STREAM_RESUME or GD_STREAM_DONE */
+    uint32_t direction;  /* the anchor `next` is found from (a play) */
+    uint32_t line;
+    uint32_t anchor;
+    gd_move next;        /* the first move not yet written (GD_STREAM_RESUME) */
+} gd_stream;
+
+int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, gd_stream *stream,
+                       gd_move *out, size_t capacity, size_t *count, gd_error *err);
+
+/* Sort moves best first, in place: the order of top_n (by equity first when by_equity), so a
+ * sorted stream equals the sorted gd_generate_equity. No allocation beyond qsort's. */
+void gd_sort_moves(gd_move *moves, size_t count, int by_equity);
 
 /*
  * After a play was put on `board` (the board now holds its tiles), bring the workspace's

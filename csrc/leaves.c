@@ -8,7 +8,7 @@
 
 #define LV_MAGIC "\x89LEAVES\n"
 #define LV_MAGIC_SIZE 8
-#define LV_FIXED_SIZE 28       /* the header up to the tile counts */
+#define LV_FIXED_SIZE GD_LEAVES_FIXED_SIZE /* the header up to the tile counts */
 #define LV_MAX_COUNT (1u << 31) /* entries a table may hold */
 #define LV_MAX_TILES_PER_CODE GD_MAX_TILES
 #define LV_MAX_RULESET 64
@@ -147,30 +147,52 @@ static uint64_t file_size_for(uint32_t header_size, uint64_t count)
 
 static int ruleset_char_ok(uint8_t b) { return b > 0x20 && b < 0x7F; }
 
-int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err)
-{
-    if (!lv) return ARGUMENT_ERROR("no leave-table structure given");
-    memset(lv, 0, sizeof *lv);
+static const gd_file_kind leaves_file = {LV_MAGIC, ".leaves", GD_LEAVES_VERSION, LV_FIXED_SIZE};
 
-    /* 1. fixed header */
-    static const gd_file_kind leaves_file = {LV_MAGIC, ".leaves", GD_LEAVES_VERSION, LV_FIXED_SIZE};
-    uint32_t header_size;
-    int rc = gd_check_file_prefix(data, size, &leaves_file, &header_size, err);
+/* Step 1 of the validation: what the fixed header (its first LV_FIXED_SIZE bytes, in `head`)
+ * says, checked against the file's real size. */
+static int check_fixed_header(const uint8_t *head, size_t head_size, uint64_t size, uint32_t *header_size,
+                              gd_error *err)
+{
+    int rc = gd_check_prefix(head, head_size, size, &leaves_file, header_size, err);
     if (rc) return rc;
-    uint32_t count = gd_get_u32(data + 20);
-    uint32_t n = data[24], max_leave = data[25], ruleset_length = data[26];
+    uint32_t n = head[24], max_leave = head[25], ruleset_length = head[26];
     if (n < 1 || n > GD_MAX_ALPHABET)
         return FORMAT_ERROR(24, "alphabet size %u is out of range (1..%d)", n, GD_MAX_ALPHABET);
     if (max_leave < 1 || max_leave > GD_MAX_LEAVE)
         return FORMAT_ERROR(25, "longest leave %u is out of range (1..%d)", max_leave, GD_MAX_LEAVE);
     if (ruleset_length < 1 || ruleset_length > LV_MAX_RULESET)
         return FORMAT_ERROR(26, "ruleset name length %u is out of range (1..%d)", ruleset_length, LV_MAX_RULESET);
-    if (data[27] != 0) return FORMAT_ERROR(27, "reserved header byte is %u, not 0", data[27]);
-    if (header_size != header_size_for(n, ruleset_length))
-        return FORMAT_ERROR(10, "header size %u is wrong: %u letters and a %u-byte ruleset name need %u", header_size,
+    if (head[27] != 0) return FORMAT_ERROR(27, "reserved header byte is %u, not 0", head[27]);
+    if (*header_size != header_size_for(n, ruleset_length))
+        return FORMAT_ERROR(10, "header size %u is wrong: %u letters and a %u-byte ruleset name need %u", *header_size,
                             n, ruleset_length, header_size_for(n, ruleset_length));
-    if (header_size > size)
-        return FORMAT_ERROR(size, "truncated: %zu bytes, shorter than the %u-byte header", size, header_size);
+    if (*header_size > size)
+        return FORMAT_ERROR(size, "truncated: %llu bytes, shorter than the %u-byte header", (unsigned long long)size,
+                            *header_size);
+    return GD_OK;
+}
+
+int gd_leaves_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err)
+{
+    if (!head && head_size) return ARGUMENT_ERROR("no data given");
+    uint32_t header_size;
+    return check_fixed_header(head, head_size, file_size, &header_size, err);
+}
+
+int gd_leaves_open(gd_leaves *lv, const uint8_t *data, size_t size, gd_error *err)
+{
+    if (!lv) return ARGUMENT_ERROR("no leave-table structure given");
+    memset(lv, 0, sizeof *lv);
+
+    /* 1. fixed header */
+    int rc = gd_check_in_place(data, size, &leaves_file, err);
+    if (rc) return rc;
+    uint32_t header_size;
+    rc = check_fixed_header(data, size, size, &header_size, err);
+    if (rc) return rc;
+    uint32_t count = gd_get_u32(data + 20);
+    uint32_t n = data[24], max_leave = data[25], ruleset_length = data[26];
 
     /* 2. tile set, ruleset name, padding */
     uint32_t tile_counts[64] = {0};

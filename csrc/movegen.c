@@ -66,7 +66,19 @@ typedef struct line_walk {
     size_t capacity;
     size_t count;
     uint32_t top_n;
+    /* streaming (gd_generate_stream): the buffer fills, the walk stops at the first move that does
+     * not fit and keeps it in `target`; the next call walks again to that move (`replaying`),
+     * following only the branches that lead to it, and goes on from there */
+    int stream;
+    int stopped;
+    int replaying;
+    gd_move target;
+    int target_left, target_right;      /* the target play's first and last line positions */
+    uint8_t target_square[GD_MAX_DIM];  /* its codes by line position (0 outside it) */
 } line_walk;
+
+/* While replaying to a stream's target, whether a branch can lead to it (always, otherwise). */
+#define LEADS_TO_TARGET(condition) (!w->replaying || (condition))
 
 /* ---- output --------------------------------------------------------------------------- */
 
@@ -115,6 +127,20 @@ static void heap_sift_up(gd_move *heap, size_t i, int by_equity)
 /* Keep move m: in out[] in generation order, or in the top-N heap. */
 static inline void keep(line_walk *w, const gd_move *m)
 {
+    if (w->stream) {
+        if (w->stopped) return;
+        if (w->replaying) {
+            if (memcmp(m, &w->target, sizeof *m) != 0) return; /* written by an earlier call */
+            w->replaying = 0;
+        }
+        if (w->count == w->capacity) {
+            w->stopped = 1;
+            w->target = *m;
+            return;
+        }
+        w->out[w->count++] = *m;
+        return;
+    }
     if (w->top_n == 0) {
         if (w->count < w->capacity) w->out[w->count] = *m;
         w->count++;
@@ -181,13 +207,13 @@ static void choose_blanks(line_walk *w, int left, int right, int32_t score, unsi
     int pos = w->placed_at[index];
     unsigned letter = w->word[pos] & 63u;
     /* as a rack tile, if one is spare */
-    if (spare[letter]) {
+    if (spare[letter] && LEADS_TO_TARGET(!(w->target_square[pos] & GD_BLANK_FLAG))) {
         spare[letter]--;
         choose_blanks(w, left, right, score, index + 1, blanks_left, spare);
         spare[letter]++;
     }
     /* as a blank */
-    if (blanks_left) {
+    if (blanks_left && !w->stopped && LEADS_TO_TARGET(w->target_square[pos] & GD_BLANK_FLAG)) {
         int32_t delta = (w->values[letter] - w->values[0]) * w->letter_multiplier[pos];
         int32_t lost = delta * w->word_multiplier_total + (w->has_cross[pos] ? delta * w->word_multiplier[pos] : 0);
         const uint32_t as_blank = w->stride[0] - w->stride[letter];
@@ -267,10 +293,10 @@ WALK_INLINE void right_next(line_walk *w, int pos, uint32_t index, int left, int
 {
     uint64_t entry = w->walk[index];
     int right_free = pos + 1 == w->length || !w->square[pos + 1];
-    if (gd_walk_accepts(entry) && right_free && placed)
+    if (gd_walk_accepts(entry) && right_free && placed && LEADS_TO_TARGET(w->target_right == pos))
         record(w, left, pos, main_sum, word_multiplier, cross_sum, placed);
     uint32_t child = gd_walk_child(entry);
-    if (!child || pos + 1 == w->length) return;
+    if (!child || pos + 1 == w->length || w->stopped || !LEADS_TO_TARGET(w->target_right > pos)) return;
     uint64_t letters = next_letters(w, index);
     if (can_continue(w, letters, pos + 1))
         go_right(w, pos + 1, child, letters, left, main_sum, word_multiplier, cross_sum, placed);
@@ -285,15 +311,17 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
 {
     uint64_t entry = w->walk[index];
     int left_free = pos == 0 || !w->square[pos - 1];
-    if (gd_walk_accepts(entry) && left_free && placed)
+    if (gd_walk_accepts(entry) && left_free && placed &&
+        LEADS_TO_TARGET(w->target_left == pos && w->target_right == w->pivot))
         record(w, pos, w->pivot, main_sum, word_multiplier, cross_sum, placed);
     uint32_t child = gd_walk_child(entry);
-    if (!child) return;
+    if (!child || w->stopped) return;
     uint64_t letters = next_letters(w, index);
     if (pos > 0 && (w->square[pos - 1] || !w->is_anchor[pos - 1] || pos - 1 == w->anchor) &&
-        can_continue(w, letters, pos - 1))
+        LEADS_TO_TARGET(w->target_left < pos) && can_continue(w, letters, pos - 1))
         go_left(w, pos - 1, child, letters, main_sum, word_multiplier, cross_sum, placed);
-    if (left_free && pos <= w->anchor && w->pivot + 1 < w->length && (letters & 1u)) {
+    if (left_free && pos <= w->anchor && w->pivot + 1 < w->length && (letters & 1u) && !w->stopped &&
+        LEADS_TO_TARGET(w->target_left == pos && w->target_right > w->pivot)) {
         /* the separator sorts first, so its arc is the list's first */
         uint64_t right_letters = next_letters(w, child);
         if (can_continue(w, right_letters, w->pivot + 1))
@@ -324,13 +352,17 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         const int crossing = w->has_cross[pos];                                                             \
         const int32_t cross_base = w->cross_score[pos];                                                     \
         uint64_t pending = letters & placeable(w, pos);                                                     \
+        /* replaying: letters before the target's are done; after it, the walk goes on as usual */       \
+        const unsigned aimed = w->target_square[pos] & 63u; /* 0 off the target */                        \
+        if (w->replaying) pending = aimed ? pending & ~((1ull << aimed) - 1u) : 0;                          \
         /* the lists the candidates lead to are scattered: ask for them all before the first */            \
         if (pending & (pending - 1u))                                                                       \
             for (uint64_t ahead = pending; ahead; ahead &= ahead - 1u)                                      \
                 PREFETCH(&w->walk[gd_walk_child(w->walk[gd_walk_arc(list, letters,                            \
                                                                      (unsigned)__builtin_ctzll(ahead))])]); \
-        while (pending) {                                                                                   \
+        while (pending && !w->stopped) {                                                                    \
             const unsigned letter = (unsigned)__builtin_ctzll(pending);                                     \
+            if (w->replaying && letter != aimed) return; /* the target was not on this path */             \
             pending &= pending - 1u;                                                                        \
             const uint32_t index = gd_walk_arc(list, letters, letter);                                      \
             /* placeable letters are ones a rack tile or a spare blank can cover */                         \
@@ -709,9 +741,29 @@ static int job_order(const void *a, const void *b)
     return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
 }
 
-int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
-                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n, gd_move *out,
-                       size_t capacity, size_t *count, gd_error *err)
+/* Walk every anchor in generation order (direction, line, square), from the anchor at `square` of
+ * `line` in `direction` on, until the walk stops (a full stream buffer). */
+static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board, const gd_workspace *ws,
+                      int direction0, int line0, int square0)
+{
+    const uint32_t root = gd_walk_child(w->walk[0]); /* arc 0 is the entry arc: its child is the root's list */
+    const uint64_t root_letters = next_letters(w, 0);
+    for (int direction = direction0; direction < 2 && !w->stopped; direction++) {
+        const int lines = direction == GD_ACROSS ? (int)rules->rows : (int)rules->cols;
+        for (int line = direction == direction0 ? line0 : 0; line < lines && !w->stopped; line++) {
+            if (!load_line(w, rules, board, ws, direction, line)) continue;
+            const int first = direction == direction0 && line == line0 ? square0 : 0;
+            for (int p = first; p < w->length && !w->stopped; p++)
+                if (w->is_anchor[p]) walk_anchor(w, p, root, root_letters);
+        }
+    }
+}
+
+/* The checks and set-up both generators share: the walk `w` ready for the rack, and with options
+ * the table of what each sub-rack keeps is worth (`sr`). */
+static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board,
+                      const void *workspace, const uint8_t *rack_counts, const gd_equity_options *options,
+                      uint32_t top_n, gd_move *out, size_t capacity, size_t *count, gd_error *err)
 {
     if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
@@ -728,47 +780,60 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the leave table has %u letters, the lexicon %u",
                             options->leaves->alphabet_size, lex->alphabet_size);
 
-    line_walk w;
-    w.walk = lex->walk;
-    w.walk_high = lex->walk_high;
-    w.rules = rules;
-    w.out = out;
-    w.capacity = capacity;
-    w.count = 0;
-    w.top_n = top_n;
-    w.rack_size = rules->rack_size;
-    w.bingo_bonus = rules->bingo_bonus;
-    w.kept_value = NULL;
-    memset(w.stride, 0, sizeof w.stride);
-    w.used_index = 0;
-    w.by_equity = options ? (int)options->by_equity : 0;
-    memcpy(w.values, rules->values, sizeof w.values);
-    memset(w.rack, 0, sizeof w.rack);
-    memset(w.used, 0, sizeof w.used);
-    w.blanks = rack_counts[0];
-    w.unused_letters = 0;
-    w.blanks_needed = 0;
-    w.placed_count = 0;
-    w.tiles_left = rack_counts[0];
+    w->walk = lex->walk;
+    w->walk_high = lex->walk_high;
+    w->rules = rules;
+    w->out = out;
+    w->capacity = capacity;
+    w->count = 0;
+    w->top_n = top_n;
+    w->rack_size = rules->rack_size;
+    w->bingo_bonus = rules->bingo_bonus;
+    w->kept_value = NULL;
+    memset(w->stride, 0, sizeof w->stride);
+    w->used_index = 0;
+    w->by_equity = options ? (int)options->by_equity : 0;
+    memcpy(w->values, rules->values, sizeof w->values);
+    memset(w->rack, 0, sizeof w->rack);
+    memset(w->used, 0, sizeof w->used);
+    w->blanks = rack_counts[0];
+    w->unused_letters = 0;
+    w->blanks_needed = 0;
+    w->placed_count = 0;
+    w->tiles_left = rack_counts[0];
     for (unsigned c = 1; c <= lex->alphabet_size; c++) {
-        w.rack[c] = rack_counts[c];
-        w.tiles_left += rack_counts[c];
-        if (rack_counts[c]) w.unused_letters |= 1ull << c;
+        w->rack[c] = rack_counts[c];
+        w->tiles_left += rack_counts[c];
+        if (rack_counts[c]) w->unused_letters |= 1ull << c;
     }
-    if (w.tiles_left > GD_MAX_DIM)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);
-    const unsigned tiles = w.tiles_left;
-
-    subracks sr;
+    if (w->tiles_left > GD_MAX_DIM)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w->tiles_left);
     if (options) {
         uint8_t rack[64] = {0};
         for (unsigned c = 0; c <= lex->alphabet_size; c++) rack[c] = rack_counts[c];
-        rc = subracks_init(&sr, rules, rack, lex->alphabet_size, options, err);
+        rc = subracks_init(sr, rules, rack, lex->alphabet_size, options, err);
         if (rc) return rc;
-        w.kept_value = sr.kept_value;
-        memcpy(w.stride, sr.stride, sizeof w.stride);
-        add_exchanges_and_pass(&w, rules, &sr, options);
+        w->kept_value = sr->kept_value;
+        memcpy(w->stride, sr->stride, sizeof w->stride);
     }
+    w->stream = w->stopped = w->replaying = 0;
+    w->direction = w->line = w->anchor = 0;
+    memset(w->target_square, 0, sizeof w->target_square);
+    w->target_left = w->target_right = -1;
+    return GD_OK;
+}
+
+int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n, gd_move *out,
+                       size_t capacity, size_t *count, gd_error *err)
+{
+    line_walk w;
+    subracks sr;
+    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, top_n, out, capacity, count, err);
+    if (rc) return rc;
+    const unsigned tiles = w.tiles_left;
+    const gd_workspace *ws = workspace;
+    if (options) add_exchanges_and_pass(&w, rules, &sr, options);
 
     /* arc 0 is the entry arc: its child is the root's list */
     const uint32_t root = gd_walk_child(w.walk[0]);
@@ -776,14 +841,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     const int rows = (int)rules->rows, cols = (int)rules->cols;
     const int prune = options && options->prune && top_n > 0 && capacity > 0 && tiles > 0;
     if (!prune) {
-        for (int direction = 0; direction < 2; direction++) {
-            int lines = direction == GD_ACROSS ? rows : cols;
-            for (int line = 0; line < lines; line++) {
-                if (!load_line(&w, rules, board, ws, direction, line)) continue;
-                for (int p = 0; p < w.length; p++)
-                    if (w.is_anchor[p]) walk_anchor(&w, p, root, root_letters);
-            }
-        }
+        walk_from(&w, rules, board, ws, 0, 0, 0);
         *count = w.count;
         return GD_OK;
     }
@@ -863,3 +921,87 @@ int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boa
 {
     return gd_generate_equity(lex, rules, board, workspace, rack_counts, NULL, top_n, out, capacity, count, err);
 }
+
+/* ---- streaming --------------------------------------------------------------------------------- */
+
+/* Point the walk at a stream's target play: where it lies in its line and its codes there. */
+static int aim_at_target(line_walk *w, const gd_rules *rules, const gd_stream *stream, gd_error *err)
+{
+    const gd_move *t = &stream->next;
+    const uint32_t length = stream->direction == GD_ACROSS ? rules->cols : rules->rows;
+    const uint32_t line = stream->direction == GD_ACROSS ? t->row : t->col;
+    const uint32_t left = stream->direction == GD_ACROSS ? t->col : t->row;
+    if (t->direction != stream->direction || line != stream->line || t->length < 2 || left + t->length > length ||
+        stream->anchor < left || stream->anchor >= left + t->length)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the stream's position is damaged (a play that cannot be there)");
+    memset(w->target_square, 0, sizeof w->target_square);
+    memcpy(w->target_square + left, t->word, t->length);
+    w->target_left = (int)left;
+    w->target_right = (int)(left + t->length - 1);
+    return GD_OK;
+}
+
+int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, gd_stream *stream, gd_move *out,
+                       size_t capacity, size_t *count, gd_error *err)
+{
+    if (!stream || !out || !capacity || !count)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a stream, a buffer of at least one move and a count are needed");
+    *count = 0;
+    if (stream->state == GD_STREAM_DONE) return GD_OK;
+    if (stream->state != GD_STREAM_START && stream->state != GD_STREAM_RESUME)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the stream's state %u is unknown", stream->state);
+    line_walk w;
+    subracks sr;
+    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, 0, out, capacity, count, err);
+    if (rc) return rc;
+    w.stream = 1;
+    int direction = 0, line = 0, square = 0;
+    const int resume = stream->state == GD_STREAM_RESUME;
+    if (resume) {
+        w.replaying = 1;
+        w.target = stream->next;
+        if (stream->next.kind == GD_PLAY) {
+            if (stream->direction > 1 || stream->line >= GD_MAX_DIM || stream->anchor >= GD_MAX_DIM)
+                return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the stream's position is damaged (off the board)");
+            rc = aim_at_target(&w, rules, stream, err);
+            if (rc) return rc;
+            direction = (int)stream->direction;
+            line = (int)stream->line;
+            square = (int)stream->anchor;
+        }
+    }
+    /* exchanges and the pass come first: all written already when the target is a play */
+    if (options && (!resume || stream->next.kind != GD_PLAY)) add_exchanges_and_pass(&w, rules, &sr, options);
+    walk_from(&w, rules, board, workspace, direction, line, square);
+    if (w.stopped) {
+        stream->state = GD_STREAM_RESUME;
+        stream->next = w.target;
+        stream->direction = (uint32_t)w.direction;
+        stream->line = (uint32_t)w.line;
+        stream->anchor = (uint32_t)w.anchor;
+    } else if (w.replaying) {
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                            "the stream's next move is not a move of this position (was it changed between calls?)");
+    } else {
+        stream->state = GD_STREAM_DONE;
+    }
+    *count = w.count;
+    return GD_OK;
+}
+
+static int order_by_score(const void *a, const void *b)
+{
+    return gd_move_better(a, b, 0) ? -1 : gd_move_better(b, a, 0);
+}
+
+static int order_by_equity(const void *a, const void *b)
+{
+    return gd_move_better(a, b, 1) ? -1 : gd_move_better(b, a, 1);
+}
+
+void gd_sort_moves(gd_move *moves, size_t count, int by_equity)
+{
+    if (moves && count > 1) qsort(moves, count, sizeof *moves, by_equity ? order_by_equity : order_by_score);
+}
+

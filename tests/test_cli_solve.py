@@ -214,8 +214,6 @@ def test_batch_all_good(capsys: pytest.CaptureFixture[str], lexicon_path: str, t
         ),
         (["--cgp", f"{EMPTY} AB1/ 0/0 0"], "error: CGP rack: rack tile '1' is not a letter of the english"),
         (["--cgp", POSITIONS[0], "--rack", "AEIOUXYZ"], "error: rack 'AEIOUXYZ' has 8 tiles"),
-        (["--cgp", cgp({0: "QI13"}, "AB")], "error: CGP board: the start square H8 is empty"),
-        (["--cgp", cgp({7: "6CARE5", 9: "9T5"}, "AB")], "error: CGP board: floating tile T at J10"),
         (["--rules", "nonesuch", "--cgp", POSITIONS[0]], "error: unknown ruleset 'nonesuch'"),
         (
             ["--rules", "polish", "--cgp", "/".join(["15"] * 15) + " Ą/"],
@@ -255,6 +253,28 @@ def test_warnings_go_to_stderr(capsys: pytest.CaptureFixture[str], lexicon_path:
         "warning: the board and rack hold 2 X tiles, but the english bag has only 1",
         "warning: the board and rack hold 2 Z tiles, but the english bag has only 1",
     ]
+
+
+@pytest.mark.parametrize(
+    "line, warning",
+    [
+        (cgp({7: "6CARE5", 9: "9T5"}, "AEIRST?"), "floating tile T at J10: not connected to the tiles on"),
+        (
+            cgp({0: "QI13"}, "ATE"),
+            "the start square H8 is empty, but the board has tiles (Q at A1 and 1 more)",
+        ),
+    ],
+)
+def test_floating_tiles_are_solved_with_a_warning(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, line: str, warning: str
+) -> None:
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--cgp", line, "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["count"] == len(result["moves"]) > 0
+    assert json_plays(line, result) == oracle_plays(line)
+    assert err.startswith(f"warning: {warning}") and err.endswith(
+        "solved anyway: every play must touch a tile\n"
+    )
 
 
 def test_python_m_entry_point(lexicon_path: str) -> None:

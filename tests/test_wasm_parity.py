@@ -81,6 +81,9 @@ def test_native_workload_is_meaningful(native_output: str) -> None:
     assert positions["examples.txt:3"]["count"] == 59772 and positions["examples.txt:3"]["best"][0][4] == 110
     assert result["lexicon_used_in_place"] is True
     assert all(error is not None for name, error in result["errors"].items() if name != "empty_board_ok")
+    floating = result["floating"]  # the tile in the corner is played through, and named
+    assert floating["warnings"][0].startswith("floating tile A at A1: not connected")
+    assert floating["count"] > 100 and any(play[2] == "across" for play in floating["corner"])
 
 
 def test_ctypes_binding_matches_cffi_natively(native_output: str, tmp_path: Path) -> None:

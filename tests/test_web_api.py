@@ -163,7 +163,6 @@ def test_records_format_holds_every_play(solver: Solver, number: int) -> None:
         (["." * 15] * 15, "AEIRSTUV", "rack", "at most 7"),
         (["." * 15] * 15, "AE1", "rack", "'1'"),
         (["." * 15] * 15, "  ", "rack", "empty"),
-        (["A" + "." * 14] + ["." * 15] * 14, "AB", "board", "start square H8"),
         (["." * 15] * 14, "AB", "board", "14 rows"),
         (["." * 15] * 7 + [".......C1T....."] + ["." * 15] * 7, "AB", "board", "'1'"),
         ("not rows", "AB", "board", ""),
@@ -175,12 +174,19 @@ def test_bad_input_names_its_field(rows: object, rack: str, field: str, says: st
     assert says in out["error"]
 
 
-def test_floating_tile_names_the_square() -> None:
+def test_floating_tile_is_solved_with_a_warning() -> None:
     rows, rack = examples()[1]
-    rows = ["Z" + rows[0][1:], *rows[1:]]
-    out = web_api.solve(request(rows, rack))
-    assert out["field"] == "board" and "floating" in out["error"]
-    assert out["square"] == "A1"
+    floating = ["Z" + rows[0][1:], *rows[1:]]
+    out = web_api.solve(request(floating, rack))
+    assert "error" not in out
+    assert out["warnings"][0].startswith("floating tile Z at A1: not connected to the tiles on the start")
+    assert out["warnings"][0].endswith("solved anyway: every play must touch a tile")
+    before = web_api.solve(request(rows, rack))
+    assert not any("floating" in warning for warning in before["warnings"])
+    assert out["count"] > before["count"]  # plays next to the Z as well
+    assert any(move["row"] <= 1 and move["col"] <= 1 for move in out["moves"])
+    # the unseen panel's warnings stay about tile counts
+    assert not any("floating" in warning for warning in out["unseen"]["warnings"])
 
 
 def test_unknown_lexicon_and_rules() -> None:

@@ -413,17 +413,21 @@ def test_bad_input_is_reported_and_kept(player: Page) -> None:
     player.page.wait_for_function("document.querySelector('#rack-error').textContent.includes(\"'1'\")")
     assert player.page.input_value("#rack") == "AE1"
 
-    # a tile that touches nothing
+    # a tile that touches nothing: solved, with a warning naming it
     player.click_square(0, 0, "across")
     player.type_tiles("Z")
     player.set_rack("AEIRSTU")
     player.page.keyboard.press("Enter")
-    board_error = player.page.locator("#board-error")
-    board_error.wait_for(state="visible")
-    assert "floating" in board_error.inner_text() and "A1" in board_error.inner_text()
-    assert "error-square" in player.square(0, 0).get_attribute("class")
+    note = player.page.locator("#results-note")
+    player.page.wait_for_function(
+        "document.querySelector('#results-note').textContent.includes('floating tile Z at A1')",
+        timeout=60_000,
+    )
+    assert note.is_visible()
+    assert player.page.locator("#board-error").is_hidden()
+    assert "error-square" not in player.square(0, 0).get_attribute("class")
     assert player.board_rows()[0][0] == "Z"  # nothing typed is lost
-    player.shot("07-board-error.png")
+    player.shot("07-floating-warning.png")
     player.click_square(0, 0, "across")
     player.page.keyboard.press("Delete")
     assert player.board_rows() == rows

@@ -6,10 +6,11 @@ serves both and the layers above cannot tell which runs."""
 
 from __future__ import annotations
 
+import os
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -61,6 +62,28 @@ def _aligned_buffer(data: bytes | bytearray | memoryview) -> Any:
     copy = ffi.new("uint8_t[]", len(view))
     ffi.memmove(copy, view, len(view))
     return copy
+
+
+_HEADER_CHECKS = {
+    "gaddag": ("gd_lexicon_check_header", lib.GD_HEADER_FIXED_SIZE),
+    "leaves": ("gd_leaves_check_header", lib.GD_LEAVES_FIXED_SIZE),
+}
+
+
+def read_checked(path: str | os.PathLike[str], kind: str) -> bytes:
+    """The bytes of a .gaddag (`kind` "gaddag") or .leaves ("leaves") file, read whole only after
+    its fixed header has passed the core's checks against the file's real size: a file that is
+    not ours, or whose header declares another size, costs a few bytes, not its size in memory.
+    Raises CoreFormatError (as the loaders do) and OSError."""
+    check, fixed = _HEADER_CHECKS[kind]
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(fixed)
+        err = ffi.new("gd_error *")
+        if getattr(lib, check)(head, len(head), size, err) != lib.GD_OK:
+            raise CoreFormatError(_message(err), int(err.offset))
+        handle.seek(0)
+        return handle.read(size)
 
 
 def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
@@ -391,6 +414,12 @@ def generate_equity(
     """:func:`generate` with equity, exchanges and the pass (gd_generate_equity) for the prepared
     board. ``valuation`` has ``leaves`` (a gd_leaves, or None), ``bag``, ``opponent_rack_value``,
     ``exchanges`` and ``by_equity`` (solver.Valuation). Never prunes, so the count is exact."""
+    return generate(lexicon, rules, workspace, rack_counts, top_n, equity_options(valuation))
+
+
+def equity_options(valuation: Any) -> Any:
+    """A gd_equity_options for ``valuation`` (solver.Valuation: ``leaves``, a gd_leaves or None,
+    ``bag``, ``opponent_rack_value``, ``exchanges``, ``by_equity``), never pruning."""
     options = ffi.new("gd_equity_options *")
     options.leaves = ffi.NULL if valuation.leaves is None else ffi.cast("gd_leaves *", valuation.leaves)
     options.bag_count = valuation.bag
@@ -399,7 +428,55 @@ def generate_equity(
     setattr(options, "pass", int(valuation.exchanges))  # a keyword in Python
     options.by_equity = int(valuation.by_equity)
     options.prune = 0
-    return generate(lexicon, rules, workspace, rack_counts, top_n, options)
+    return options
+
+
+STREAM_CHUNK = 4096  # moves per gd_generate_stream call: 192 KB of records
+
+
+def count_moves(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    rack_counts: bytes,
+    options: Any,
+) -> int:
+    """How many moves the prepared board has (with ``options``, a gd_equity_options or None:
+    exchanges and the pass included), none written."""
+    return _run_generator(lexicon, rules, workspace, rack_counts, 0, ffi.NULL, 0, options)
+
+
+def stream(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    workspace: Workspace,
+    rack_counts: bytes,
+    options: Any = None,
+    chunk: int = STREAM_CHUNK,
+    by_equity: bool | None = None,
+) -> Iterator[bytes]:
+    """Every move of the prepared board as gd_move records, ``chunk`` at a time in generation
+    order (gd_generate_stream), in memory that does not grow with their number. With
+    ``by_equity`` (True or False) each chunk is sorted best first (gd_sort_moves) before it is
+    given out. The workspace must stay prepared for the board until the iteration ends."""
+    if workspace.board is None or workspace.prepared_for != (lexicon.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this lexicon and ruleset")
+    state = ffi.new("gd_stream *")
+    out = ffi.new("gd_move[]", chunk)
+    count = ffi.new("size_t *")
+    err = ffi.new("gd_error *")
+    while state.state != lib.GD_STREAM_DONE:
+        rc = lib.gd_generate_stream(
+            lexicon.struct, rules, workspace.board, workspace.memory, rack_counts,
+            ffi.NULL if options is None else options, state, out, chunk, count, err,
+        )  # fmt: skip
+        if rc != lib.GD_OK:
+            raise CoreError(_message(err) or f"gd_generate_stream failed with code {rc}")
+        written = int(count[0])
+        if by_equity is not None:
+            lib.gd_sort_moves(out, written, int(by_equity))
+        if written:
+            yield ffi.buffer(out, written * MOVE_RECORD_SIZE)[:]
 
 
 def count_plays(lexicon: OpenedLexicon, rules: Any, workspace: Workspace, rack_counts: bytes) -> int:

@@ -26,6 +26,7 @@ GD_FORMAT_VERSION = 1
 GD_MAX_ALPHABET = 63
 GD_MAX_WORD = 32
 GD_HEADER_FIXED_SIZE = 36
+GD_LEAVES_FIXED_SIZE = 28
 GD_BLANK_FLAG = 128
 GD_MAX_DIM = 32
 GD_MAX_SQUARES = 1024
@@ -164,6 +165,21 @@ class gd_rng(C.Structure):
     _fields_ = [("state", C.c_uint64 * 4)]
 
 
+GD_STREAM_START = 0
+GD_STREAM_RESUME = 1
+GD_STREAM_DONE = 2
+
+
+class gd_stream(C.Structure):
+    _fields_ = [
+        ("state", C.c_uint32),
+        ("direction", C.c_uint32),
+        ("line", C.c_uint32),
+        ("anchor", C.c_uint32),
+        ("next", gd_move),
+    ]
+
+
 class gd_turn(C.Structure):
     _fields_ = [
         ("move", gd_move),
@@ -223,6 +239,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_word,
         gd_leaves,
         gd_equity_options,
+        gd_stream,
         gd_rng,
         gd_turn,
         gd_game,
@@ -366,6 +383,7 @@ P = C.c_void_p
 _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_validate_scratch_size", C.c_size_t, [C.c_size_t]),
     ("gd_lexicon_open", C.c_int, [P, P, C.c_size_t, P, P]),
+    ("gd_lexicon_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_walk_index_size", C.c_size_t, [P]),
     ("gd_build_walk_index", C.c_int, [P, P, C.c_size_t, P]),
     ("gd_contains", C.c_int, [P, P, C.c_size_t]),
@@ -381,11 +399,14 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_move_words", C.c_int, [P, P, P, P, C.c_size_t, P]),
     ("gd_leaves_count", C.c_uint64, [P, C.c_uint32, C.c_uint32]),
     ("gd_leaves_open", C.c_int, [P, P, C.c_size_t, P]),
+    ("gd_leaves_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_leaves_build", C.c_int, [P, C.c_uint32, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P]),
     ("gd_leaves_index", C.c_int, [P, P, P]),
     ("gd_leaves_tiles", C.c_int, [P, C.c_uint32, P]),
     ("gd_leaves_value", C.c_int32, [P, P]),
     ("gd_generate_equity", C.c_int, [P, P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
+    ("gd_generate_stream", C.c_int, [P, P, P, P, P, P, P, P, C.c_size_t, P, P]),
+    ("gd_sort_moves", None, [P, C.c_size_t, C.c_int]),
     ("gd_update_after_play", C.c_int, [P, P, P, P, P, P]),
     ("gd_rng_seed", None, [P, C.c_uint64]),
     ("gd_rng_next", C.c_uint64, [P]),

@@ -10,11 +10,11 @@ square, a letter for a tile, lower case for a blank. Whitespace around and insid
 ignored, as are blank lines. A letter of several characters (a digraph tile such as ``CH``) is
 written in brackets: ``[CH]``, or ``[ch]`` for a blank.
 
-Every constructor checks the position: the board's size against the rules, every letter
-against the alphabet, and that the tiles form one orthogonally connected group covering the
-start square. Problems are :class:`PositionError` naming the square (e.g. ``H8``).
-:func:`position_warnings` reports what is merely unlikely (more tiles of a letter than the bag
-holds).
+Every constructor checks the position: the board's size against the rules and every letter
+against the alphabet. Problems are :class:`PositionError` naming the square (e.g. ``H8``).
+:func:`position_warnings` reports what is merely unusual: tiles not connected to the start
+square (floating tiles: solved all the same, a play must touch a tile) and more tiles of a
+letter than the bag holds.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ class PositionError(ValueError):
 
 
 class PositionWarning(UserWarning):
-    """A position that is legal but unlikely (more tiles of a letter than the bag holds)."""
+    """A position that can be solved but is unusual: tiles not connected to the start square, or
+    more tiles of a letter than the bag holds."""
 
 
 # ---- square names -------------------------------------------------------------------------------
@@ -317,8 +318,9 @@ class Board:
     # ---- checking -------------------------------------------------------------------------
 
     def validate(self) -> None:
-        """Raise PositionError unless every tile is a letter of the alphabet and the tiles form
-        one orthogonally connected group that covers the start square."""
+        """Raise PositionError unless every tile is a letter of the alphabet. Tiles that are not
+        connected to the start square are allowed (an edited board, a position from another
+        program): :func:`floating_tiles` finds them and :func:`position_warnings` reports them."""
         rules = self.rules
         size = len(rules.alphabet)
         cols = rules.cols
@@ -328,33 +330,24 @@ class Board:
                     f"square {square_name(index // cols, index % cols)}: code {code} is not a letter of "
                     f"the {rules.name} alphabet"
                 )
-        if self.is_empty:
-            return
-        start_row, start_col = rules.start
-        start = square_name(start_row, start_col)
-        occupied = {(i // cols, i % cols) for i, code in enumerate(self._codes) if code}
-        if (start_row, start_col) not in occupied:
-            row, col = min(occupied)
-            raise PositionError(
-                f"the start square {start} is empty, but the board has tiles "
-                f"(e.g. {self[row, col]} at {square_name(row, col)}); the tiles must cover the start square"
-            )
-        seen = {(start_row, start_col)}
-        stack = [(start_row, start_col)]
-        while stack:
-            row, col = stack.pop()
-            for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                if nxt in occupied and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        floating = sorted(occupied - seen)
-        if floating:
-            row, col = floating[0]
-            more = f" and {len(floating) - 1} more" if len(floating) > 1 else ""
-            raise PositionError(
-                f"floating tile {self[row, col]} at {square_name(row, col)}{more}: every tile must be "
-                f"connected to the tiles on the start square {start}"
-            )
+
+
+def floating_tiles(board: Board) -> list[tuple[int, int]]:
+    """The squares (row, col) of the tiles not orthogonally connected to the tile on the start
+    square (every tile, when the start square is empty), in reading order."""
+    rules = board.rules
+    cols = rules.cols
+    occupied = {(i // cols, i % cols) for i, code in enumerate(board.codes()) if code}
+    start = rules.start
+    seen = {start} if start in occupied else set()
+    stack = list(seen)
+    while stack:
+        row, col = stack.pop()
+        for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if nxt in occupied and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return sorted(occupied - seen)
 
 
 # ---- warnings -----------------------------------------------------------------------------------
@@ -377,8 +370,31 @@ def held_tiles(board: Board, rack: Tiles | None, rules: Rules | None = None) -> 
 
 
 def position_warnings(board: Board, rack: Tiles | None, rules: Rules | None = None) -> list[str]:
-    """What is unlikely about a position: the board and rack together hold more tiles of a letter,
-    or more blanks, than the bag has. An empty list when all is plausible."""
+    """What is unusual about a position: tiles not connected to the start square (the position
+    is solved all the same, as other engines do: a play must touch a tile), then
+    :func:`tile_warnings`. An empty list when all is plausible."""
+    return floating_warnings(board) + tile_warnings(board, rack, rules)
+
+
+def floating_warnings(board: Board) -> list[str]:
+    """One message naming the first floating tile (:func:`floating_tiles`), or none."""
+    floating = floating_tiles(board)
+    if not floating:
+        return []
+    start = square_name(*board.rules.start)
+    row, col = floating[0]
+    first = f"{board[row, col]} at {square_name(row, col)}"
+    more = f" and {len(floating) - 1} more" if len(floating) > 1 else ""
+    if board.code(*board.rules.start):
+        what = f"floating tile {first}{more}: not connected to the tiles on the start square {start}"
+    else:
+        what = f"the start square {start} is empty, but the board has tiles ({first}{more})"
+    return [f"{what}; solved anyway: every play must touch a tile"]
+
+
+def tile_warnings(board: Board, rack: Tiles | None, rules: Rules | None = None) -> list[str]:
+    """What is unlikely about the tiles: the board and rack together hold more tiles of a letter,
+    or more blanks, than the bag has."""
     rules = rules or board.rules
     held = held_tiles(board, rack, rules)
     warnings: list[str] = []

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -373,27 +374,79 @@ def _solve_position(
     args: argparse.Namespace,
     where: str,
     opponent_rack: Rack | None = None,
-) -> tuple[dict[str, Any], list[Move]]:
+) -> tuple[dict[str, Any], Iterable[Move]]:
     for message in position_warnings(board, rack, rules):
         print(f"warning: {where}{message}", file=sys.stderr)
     solver = get_solver(lexicon, rules)
-    count, moves = solver.solve_counted(
-        board,
-        rack,
-        args.top_n,
-        warn=False,
-        leaves=args.leave_table,
-        equity=True if args.equity else None,
-        exchanges=args.exchanges,
-        bag=args.bag,
-        opponent_rack=opponent_rack,
-    )
-    result: dict[str, Any] = {"count": count, "moves": [move.to_dict(words=args.words) for move in moves]}
+    options: dict[str, Any] = {
+        "warn": False,
+        "leaves": args.leave_table,
+        "equity": True if args.equity else None,
+        "exchanges": args.exchanges,
+        "bag": args.bag,
+        "opponent_rack": opponent_rack,
+    }
+    moves: Iterable[Move]
+    if args.top_n is None:  # every move: streamed, never all held (see Solver.stream)
+        moves = solver.stream(board, rack, ranked=not args.unsorted, **options)
+        count = moves.count
+        if moves.warning:
+            print(f"warning: {where}{moves.warning}", file=sys.stderr)
+    else:
+        count, moves = solver.solve_counted(board, rack, args.top_n, **options)
+    result: dict[str, Any] = {"count": count, "moves": _MoveDicts(moves, args.words)}
     if args.unseen:
         result["unseen"] = _unseen(board, rack, rules, args.bag).to_dict()
     if args.exchanges and args.format == "table":  # for the summary: count holds the exchanges and the
         result["plays"] = solver.count(board, rack)  # pass too (one more generation, so the table only)
     return result, moves
+
+
+class _MoveDicts:
+    """A result's moves as JSON-ready dicts, each made when it is written: iterating a stream of
+    moves twice generates them twice rather than holding them."""
+
+    def __init__(self, moves: Iterable[Move], words: bool) -> None:
+        self.moves = moves
+        self.words = words
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (move.to_dict(words=self.words) for move in self.moves)
+
+
+def _write_json(value: Any, indent: int | None, level: int = 0) -> None:
+    """Write ``json.dumps(value, ensure_ascii=False, indent=indent)`` to stdout a piece at a time:
+    the moves of a result (_MoveDicts) are written as a list, one move at a time."""
+    write = sys.stdout.write
+    inner = level + 1
+    if isinstance(value, dict) and value:
+        write("{")
+        for i, (key, item) in enumerate(value.items()):
+            write(_json_gap(i, indent, inner) + _dumps(key) + ": ")
+            _write_json(item, indent, inner)
+        write(_json_gap(-1, indent, level) + "}")
+    elif isinstance(value, (list, tuple, _MoveDicts)) and value:
+        write("[")
+        written = 0
+        for item in value:
+            write(_json_gap(written, indent, inner))
+            if isinstance(value, _MoveDicts):  # flat dicts: one dumps each
+                text = json.dumps(item, ensure_ascii=False, indent=indent)
+                write(text if indent is None else text.replace("\n", "\n" + " " * (indent * inner)))
+            else:
+                _write_json(item, indent, inner)
+            written += 1
+        write(_json_gap(-1, indent, level) + "]" if written else "]")
+    else:
+        write(json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+def _json_gap(index: int, indent: int | None, level: int) -> str:
+    """What json.dumps writes before item `index` of a container at `level` (-1: before its end)."""
+    comma = "," if index > 0 else ""
+    if indent is None:
+        return comma + " " if index > 0 else ""
+    return comma + "\n" + " " * (indent * level)
 
 
 def _words_text(move: Move) -> str:
@@ -423,14 +476,21 @@ def _counted(count: int, what: str) -> str:
     return f"{count:,} {what}{'s' if count != 1 else ''}"
 
 
-def _print_table(result: dict[str, Any], moves: list[Move], args: argparse.Namespace) -> None:
+def _print_table(result: dict[str, Any], moves: Iterable[Move], args: argparse.Namespace) -> None:
+    """Aligned columns: one pass over the moves for the widths, one to print (a stream of every
+    move is generated twice rather than held)."""
     valued = _valued(args)
     header = ["coord", "word", "score", "leave"] + (["leave_value", "equity"] if valued else [])
     numeric = {2, 4, 5} if valued else {2}
     header += ["words"] if args.words else []
-    rows = [_table_row(move, valued, args.words) for move in moves]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
+    widths = [len(cell) for cell in header]
+    shown = 0
+    for move in moves:
+        row = _table_row(move, valued, args.words)
+        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
+        shown += 1
+    rows = (_table_row(move, valued, args.words) for move in moves)
+    for row in itertools.chain([header], rows):
         cells = [
             cell.rjust(width) if i in numeric else cell.ljust(width)
             for i, (cell, width) in enumerate(zip(row, widths, strict=True))
@@ -442,10 +502,12 @@ def _print_table(result: dict[str, Any], moves: list[Move], args: argparse.Names
         summary = f"{_counted(plays, 'play')}, {_counted(count - plays - 1, 'exchange')} and the pass"
     else:
         summary = _counted(count, "play")
-    if _by_equity(args):
+    if args.unsorted or not getattr(moves, "ranked", True):
+        summary += ", in generation order"
+    elif _by_equity(args):
         table = args.leave_table
         summary += f", ranked by equity (leaves: {Path(table.source).stem if table else 'every leave 0'})"
-    print(f"{summary}; the best {len(moves)} shown" if len(moves) < count else summary)
+    print(f"{summary}; the best {shown} shown" if shown < count else summary)
     if "unseen" in result:
         print(_unseen_text(result["unseen"]))
 
@@ -461,15 +523,13 @@ def _unseen_text(tiles: dict[str, Any]) -> str:
     )
 
 
-def _tsv_rows(result: dict[str, Any], line: int | None, valued: bool = False) -> list[str]:
-    out = []
+def _tsv_rows(result: dict[str, Any], line: int | None, valued: bool = False) -> Iterator[str]:
     defaults = {"kind": "play", "exchanged": ""}  # plays' dicts leave these out
     for move in result["moves"]:
         cells = [str(move.get(key, defaults.get(key))) for key in _tsv_columns(valued)]
         if "words" in move:
             cells.append(", ".join(f"{w['word']} {w['score']}" for w in move["words"]))
-        out.append("\t".join(([str(line)] if line is not None else []) + cells))
-    return out
+        yield "\t".join(([str(line)] if line is not None else []) + cells)
 
 
 def _tsv_columns(valued: bool) -> tuple[str, ...]:
@@ -494,6 +554,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         args.top_n = args.top
     else:
         args.top_n = TABLE_TOP if fmt == "table" else None
+    if args.unsorted and args.top_n is not None:
+        print(
+            "error: --unsorted lists every move: give --all (or a format other than table, without --top)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     usage_error = _load_leave_table(args, rules)
     if usage_error:
         print(f"error: {usage_error}", file=sys.stderr)
@@ -518,10 +584,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     result, moves = _solve_position(board, rack, lexicon, rules, args, "", opponent_rack)
     if fmt == "table":
         _print_table(result, moves, args)
-    elif fmt == "json":
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    elif fmt == "jsonl":
-        print(_dumps(result))
+    elif fmt in ("json", "jsonl"):
+        _write_json(result, 2 if fmt == "json" else None)
+        print()
     else:
         print(_tsv_header(False, args.words, _valued(args)))
         for row in _tsv_rows(result, None, _valued(args)):
@@ -594,11 +659,13 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
             for row in _tsv_rows(result, number, _valued(args)):
                 print(row)
         if fmt == "jsonl":
-            print(_dumps(result), flush=True)
+            _write_json(result, None)
+            print(flush=True)
         elif fmt == "json":
-            results.append(result)
+            results.append(result)  # its moves are generated again when written
     if fmt == "json":
-        print(json.dumps(results, ensure_ascii=False, indent=2))
+        _write_json(results, 2)
+        print()
     return EXIT_FAILURE if failed else 0
 
 
@@ -644,7 +711,19 @@ def _add_solve_parser(sub: Any) -> None:
         metavar="N",
         help=f"the best N plays (default {TABLE_TOP} for table, all for the other formats)",
     )
-    many.add_argument("--all", action="store_true", help="every play")
+    many.add_argument(
+        "--all",
+        action="store_true",
+        help="every play, best first, written as it is generated: memory does not grow with the number "
+        "of plays (up to 500,000 are sorted in memory, up to 20,000,000 in sorted runs in temporary "
+        "files, 48 bytes a play; more are listed in generation order, with a warning)",
+    )
+    p.add_argument(
+        "--unsorted",
+        action="store_true",
+        help="with every play (--all, or json/jsonl/tsv without --top): list them in the generator's "
+        "order (direction, line, anchor) instead of best first; the same plays, sooner, nothing sorted",
+    )
     p.add_argument(
         "--format", choices=SOLVE_FORMATS, help="output format (default table; jsonl with --batch)"
     )

@@ -81,7 +81,11 @@ class Lexicon:
             data, label = bytes(source), None
         else:
             path = Path(source)
-            data, label = path.read_bytes(), str(path)
+            label = str(path)
+            try:
+                data = core.read_checked(path, "gaddag")
+            except core.CoreFormatError as exc:
+                raise LexiconFormatError(exc.message, exc.offset, label) from None
         try:
             opened = core.open_lexicon(data)
         except core.CoreFormatError as exc:

@@ -17,11 +17,17 @@ has not changed (many racks on one board).
 
 from __future__ import annotations
 
+import contextlib
+import heapq
+import itertools
+import tempfile
 import threading
 import warnings
 import weakref
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _core_api as core
@@ -246,6 +252,63 @@ class Solver:
             opponent_rack=opponent_rack,
         )[1]
 
+    def _valued_position(
+        self,
+        board: Board | str,
+        rack: Rack | str,
+        warn: bool,
+        stacklevel: int,
+        leaves: Leaves | None,
+        equity: bool | None,
+        exchanges: bool,
+        bag: int | None,
+        opponent_rack: Rack | str | None,
+    ) -> tuple[Board, Rack, Valuation | None]:
+        """The position checked, its warnings given (``warn``), and its :meth:`valuation`."""
+        board, rack = self._position(board, rack)
+        if warn:
+            for message in position_warnings(board, rack, self.rules):
+                warnings.warn(message, PositionWarning, stacklevel=stacklevel + 1)
+        valuation = self.valuation(
+            board,
+            rack,
+            leaves=leaves,
+            equity=equity,
+            exchanges=exchanges,
+            bag=bag,
+            opponent_rack=opponent_rack,
+        )
+        return board, rack, valuation
+
+    def stream(
+        self,
+        board: Board | str,
+        rack: Rack | str,
+        *,
+        ranked: bool = True,
+        warn: bool = True,
+        leaves: Leaves | None = None,
+        equity: bool | None = None,
+        exchanges: bool = False,
+        bag: int | None = None,
+        opponent_rack: Rack | str | None = None,
+    ) -> MoveStream:
+        """Every move of the position as a :class:`MoveStream`: its ``count`` is known at once,
+        and iterating it builds the moves as they are read, in memory that does not grow with
+        their number (the C core generates them a buffer at a time). ``ranked``: best first,
+        the order of :meth:`solve` (sorted in one buffer up to SORT_IN_MEMORY moves, beyond that
+        in sorted runs on disk that are merged; over SORT_ON_DISK moves the stream is not ranked
+        and says why in ``warning``, given as a ResourceWarning with ``warn``); else in the core's
+        generation order (cheapest).
+        The other options are :meth:`solve`'s."""
+        board, rack, valuation = self._valued_position(
+            board, rack, warn, 2, leaves, equity, exchanges, bag, opponent_rack
+        )
+        stream = MoveStream(self, board, rack, valuation, ranked)
+        if warn and stream.warning:
+            warnings.warn(stream.warning, ResourceWarning, stacklevel=2)
+        return stream
+
     def solve_counted(
         self,
         board: Board | str,
@@ -261,18 +324,8 @@ class Solver:
         opponent_rack: Rack | str | None = None,
     ) -> tuple[int, list[Move]]:
         """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
-        board, rack = self._position(board, rack)
-        if warn:
-            for message in position_warnings(board, rack, self.rules):
-                warnings.warn(message, PositionWarning, stacklevel=stacklevel)
-        valuation = self.valuation(
-            board,
-            rack,
-            leaves=leaves,
-            equity=equity,
-            exchanges=exchanges,
-            bag=bag,
-            opponent_rack=opponent_rack,
+        board, rack, valuation = self._valued_position(
+            board, rack, warn, stacklevel, leaves, equity, exchanges, bag, opponent_rack
         )
         count, records = self.solve_raw(board, rack, top, valuation)
         by_equity = valuation is not None and valuation.by_equity
@@ -296,6 +349,12 @@ class Solver:
         unpacked.sort(key=_rank_by_equity if by_equity else _rank)
         if top is not None:
             unpacked = unpacked[:top]
+        return self.moves_from_unpacked(unpacked, board, rack, valued=valued)
+
+    def moves_from_unpacked(
+        self, unpacked: Iterable[Record], board: Board, rack: Rack, *, valued: bool = False
+    ) -> list[Move]:
+        """Moves from unpacked gd_move records (``MOVE_RECORD``), in the order given."""
         word_text = self._word_text
         tile_text = self._tile_text
         rack_tiles = rack.tiles
@@ -348,6 +407,98 @@ class Solver:
         if kept is None:  # the core exchanged a tile the rack does not hold: never expected
             raise core.CoreError(f"the core returned an exchange not made from rack {rack}: {put_back}")
         return Move.exchange("".join(map(written, put_back)), "".join(map(written, kept)), equity)
+
+
+SORT_IN_MEMORY = 500_000  # moves sorted in one buffer (48 bytes each, held twice: 48 MB at most)
+SORT_ON_DISK = 20_000_000  # moves ranked at most: their runs take 48 bytes each on disk (960 MB)
+_BATCH = core.STREAM_CHUNK  # records turned into Moves at a time
+
+
+class MoveStream:
+    """Every move of one position, generated again each time it is iterated (see
+    :meth:`Solver.stream`). ``count`` is how many there are; ``ranked``: best first, else the
+    core's generation order. Memory stays bounded whatever the count: a stream buffer of
+    STREAM_CHUNK records, or, ranked, SORT_IN_MEMORY records sorted at a time; more than that are
+    sorted in runs written to temporary files (48 bytes a move) and merged."""
+
+    def __init__(
+        self,
+        solver: Solver,
+        board: Board,
+        rack: Rack,
+        valuation: Valuation | None,
+        ranked: bool,
+    ) -> None:
+        self.solver = solver
+        self.board = board
+        self.rack = rack
+        self.valuation = valuation
+        self.ranked = ranked
+        self.sort_in_memory = SORT_IN_MEMORY
+        self._options = None if valuation is None else core.equity_options(valuation)
+        with self._prepared() as workspace:
+            self.count = core.count_moves(*self._core_args(workspace), self._options)
+        self.warning: str | None = None  # why a ranked stream is not ranked after all
+        if ranked and self.count > SORT_ON_DISK:
+            self.ranked = False
+            self.warning = (
+                f"{self.count:,} moves are more than the {SORT_ON_DISK:,} ranked (sorting takes 48 bytes a "
+                f"move of temporary files): listed in generation order"
+            )
+
+    @contextlib.contextmanager
+    def _prepared(self) -> Iterator[core.Workspace]:
+        """A workspace of its own, prepared for the board: the stream may be read while the
+        solver solves other positions."""
+        workspace = core.new_workspace()
+        core.prepare(self.solver.lexicon._core, self.solver._rules, workspace, self.board.codes())
+        yield workspace
+
+    def _core_args(self, workspace: core.Workspace) -> tuple[Any, Any, core.Workspace, bytes]:
+        return self.solver.lexicon._core, self.solver._rules, workspace, self.rack.counts()
+
+    @property
+    def by_equity(self) -> bool:
+        return self.valuation is not None and self.valuation.by_equity
+
+    def records(self) -> Iterator[list[Record]]:
+        """The moves as unpacked gd_move records, in batches, in the stream's order."""
+        with self._prepared() as workspace:
+            args = self._core_args(workspace)
+            if not self.ranked:
+                for chunk in core.stream(*args, self._options):
+                    yield list(MOVE_RECORD.iter_unpack(chunk))
+                return
+            runs = core.stream(*args, self._options, max(1, self.sort_in_memory), self.by_equity)
+            if self.count <= self.sort_in_memory:
+                for run in runs:  # one run: sorted already
+                    unpacked = MOVE_RECORD.iter_unpack(run)
+                    while batch := list(itertools.islice(unpacked, _BATCH)):
+                        yield batch
+                return
+            with tempfile.TemporaryDirectory(prefix="gaddag-sort-") as folder:
+                paths = []
+                for number, run in enumerate(runs):
+                    paths.append(Path(folder) / f"run-{number}")
+                    paths[-1].write_bytes(run)
+                    del run
+                merged = heapq.merge(
+                    *(_read_run(path) for path in paths), key=_rank_by_equity if self.by_equity else _rank
+                )
+                while batch := list(itertools.islice(merged, _BATCH)):
+                    yield batch
+
+    def __iter__(self) -> Iterator[Move]:
+        valued = self.valuation is not None
+        for batch in self.records():
+            yield from self.solver.moves_from_unpacked(batch, self.board, self.rack, valued=valued)
+
+
+def _read_run(path: Path) -> Iterator[Record]:
+    """The records of a sorted run file, read a block at a time."""
+    with open(path, "rb") as handle:
+        while block := handle.read(_BATCH * MOVE_RECORD.size):
+            yield from MOVE_RECORD.iter_unpack(block)
 
 
 _solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, Solver]] = weakref.WeakKeyDictionary()

@@ -7,7 +7,7 @@ opponent's rack is part of the unseen tiles: ``bag`` is how many of them are sti
 
 A position may hold more tiles of a letter than the set has (a typo, a home-made set): that
 letter then counts as 0 unseen, and ``warnings`` says so in the words of
-:func:`~gaddag_solver.board.position_warnings`. Never a negative count, never an exception.
+:func:`~gaddag_solver.board.tile_warnings`. Never a negative count, never an exception.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Board, held_tiles, position_warnings
+from .board import Board, held_tiles, tile_warnings
 from .rack import BLANK, Rack
 from .rules import Rules
 
@@ -61,7 +61,7 @@ def unseen(board: Board, rack: Rack | str | None, rules: Rules | None = None) ->
     left = [max(0, have - used) for have, used in zip(full, held, strict=True)]
     total = sum(left)
     return unseen_from_counts(
-        left, total - min(rules.rack_size, total), rules, position_warnings(board, rack, rules)
+        left, total - min(rules.rack_size, total), rules, tile_warnings(board, rack, rules)
     )
 
 

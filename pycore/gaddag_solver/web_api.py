@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .alphabet import AlphabetError
-from .board import Board, PositionError, letter_tokens, square_name, tile_code
+from .board import Board, PositionError, position_warnings
 from .formats.cgp import Position
 from .formats.cgp import format_cgp as _format_cgp
 from .formats.cgp import parse_cgp as _parse_cgp
@@ -288,32 +288,17 @@ def _leave_table(name: object, rules: Rules) -> Leaves | None:
 # ---- positions ------------------------------------------------------------------------------------
 
 
-def _board(rows: object, rules: Rules, *, check: bool = True) -> Board:
-    """A Board from the page's rows (``.`` empty, letters, lower case for blanks, ``[CH]``)."""
+def _board(rows: object, rules: Rules) -> Board:
+    """A Board from the page's rows (``.`` empty, letters, lower case for blanks, ``[CH]``). The
+    tiles need not be connected (a position being typed in; floating tiles are solved with a
+    warning)."""
     if isinstance(rows, str):
         rows = [line for line in re.split(r"[\n/]", rows) if line.strip()]
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
         raise ApiError("the board must be a list of row strings", "board")
     try:
-        if check:
-            return Board.from_rows(rows, rules)
-        # unchecked (for export): letters must be known, connectivity is not required
-        if len(rows) != rules.rows:
-            raise PositionError(f"board has {len(rows)} rows, the {rules.name} rules need {rules.rows}")
-        codes = bytearray()
-        for r, line in enumerate(rows):
-            tokens = [token for _, token in letter_tokens(line)]
-            if len(tokens) != rules.cols:
-                raise PositionError(f"board row {r + 1} has {len(tokens)} squares, not {rules.cols}")
-            for c, token in enumerate(tokens):
-                try:
-                    codes.append(0 if token == "." else tile_code(token, rules.alphabet))
-                except AlphabetError:
-                    raise PositionError(
-                        f"square {square_name(r, c)}: {token!r} is not a letter of the {rules.name} alphabet"
-                    ) from None
-        return Board(rules, bytes(codes), check=False)
-    except ValueError as exc:  # PositionError, or a bracket error from letter_tokens
+        return Board.from_rows(rows, rules)
+    except ValueError as exc:  # PositionError, or a bracket error (board.letter_tokens)
         raise ApiError(str(exc), "board") from None
 
 
@@ -356,7 +341,8 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
     tiles do not tell: :meth:`Solver.valuation`).
 
     Returns ``count`` (every move), ``ms`` (``parse``, ``generate``, ``total``), ``rack`` (the
-    rack's tiles), ``warnings`` (an unlikely position, e.g. more Z tiles than the bag holds),
+    rack's tiles), ``warnings`` (an unusual position: floating tiles, which are solved all the
+    same, or more Z tiles than the bag holds),
     ``unseen`` (:meth:`Unseen.to_dict` of the position), ``valued`` (the moves carry equity:
     a table or exchanges were asked for), ``by_equity`` (ranked by equity: a table was),
     ``leaves`` (the table's name or null), ``exchanges``, ``bag`` (the bag the moves were
@@ -382,7 +368,7 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         parsed = time.perf_counter()
         out: dict[str, Any] = {
             "rack": list(rack.tiles),
-            "warnings": list(tiles_unseen.warnings),
+            "warnings": position_warnings(board, rack, rules),
             "unseen": tiles_unseen.to_dict(),
             "valued": valuation is not None,
             "by_equity": valuation is not None and valuation.by_equity,
@@ -417,7 +403,7 @@ def _position_being_edited(request: dict[str, Any]) -> tuple[Rules, Board, Rack]
     """The ruleset, board and rack of a request about a position still being typed in: letters
     must be known, but the board need not be connected and the rack may be empty."""
     rules = get_rules(request.get("rules"))
-    board = _board(request.get("board"), rules, check=False)
+    board = _board(request.get("board"), rules)
     rack_text = request.get("rack") or ""
     if not isinstance(rack_text, str):
         raise ApiError("the rack must be text", "rack")

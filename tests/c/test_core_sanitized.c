@@ -297,6 +297,63 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
     free(whole);
 }
 
+/* gd_generate_stream a few moves at a time (a buffer of exactly that many, so a write past it is
+ * reported) gives the moves of gd_generate in the same order; sorted, its first ones are the top
+ * N; a damaged stream is refused, never read past. */
+static void check_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                         const uint8_t *rack, const gd_move *moves, size_t all, gd_move *best, size_t kept)
+{
+    static gd_move streamed[4096];
+    gd_error err;
+    size_t capacity = 1 + below(4), total = 0, count = 0;
+    gd_move *buffer = malloc(capacity * sizeof *buffer);
+    gd_stream stream;
+    memset(&stream, 0, sizeof stream);
+    size_t calls = 0;
+    while (stream.state != GD_STREAM_DONE && calls++ <= all / capacity + 1) {
+        int rc = gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err);
+        CHECK(rc == GD_OK, "stream: %s", err.message);
+        if (rc != GD_OK) break;
+        CHECK(count <= capacity && (count == capacity || stream.state == GD_STREAM_DONE), "stream wrote %zu of %zu",
+              count, capacity);
+        for (size_t m = 0; m < count && total < 4096; m++) streamed[total++] = buffer[m];
+    }
+    CHECK(stream.state == GD_STREAM_DONE, "the stream did not finish");
+    CHECK(calls == (all ? (all + capacity - 1) / capacity : 1), "%zu calls for %zu moves, %zu at a time", calls, all,
+          capacity);
+    if (all <= 4096) {
+        CHECK(total == all, "streamed %zu moves, generated %zu", total, all);
+        CHECK(memcmp(streamed, moves, total * sizeof *moves) == 0, "streamed moves differ from generated ones");
+    }
+    gd_sort_moves(streamed, total, 0);
+    gd_sort_moves(best, kept, 0);
+    CHECK(all > 4096 || memcmp(streamed, best, kept * sizeof *best) == 0, "sorted stream does not start with the top");
+    /* damaged streams */
+    CHECK(gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, NULL, 1, &count, &err) ==
+              GD_ERR_ARGUMENT, "stream without a buffer");
+    for (int t = 0; t < 50; t++) {
+        uint8_t *bytes = (uint8_t *)&stream;
+        for (size_t k = 0; k < sizeof stream; k++) bytes[k] = (uint8_t)rnd();
+        stream.state = GD_STREAM_RESUME;
+        if (t % 2) { /* plausible fields, a play that is not there */
+            stream.next.kind = GD_PLAY;
+            stream.direction = stream.next.direction = (uint8_t)below(2);
+            stream.line = below(rules->rows);
+            stream.next.length = (uint8_t)(2 + below(3));
+            stream.next.row = (uint8_t)(stream.direction ? below(rules->rows - 4) : stream.line);
+            stream.next.col = (uint8_t)(stream.direction ? stream.line : below(rules->cols - 4));
+            stream.anchor = (stream.direction ? stream.next.row : stream.next.col) + below(stream.next.length);
+        }
+        int rc = gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err);
+        CHECK(rc == GD_OK || rc == GD_ERR_ARGUMENT, "damaged stream: rc %d", rc);
+        CHECK(count <= capacity, "damaged stream wrote %zu", count);
+    }
+    stream.state = 9;
+    CHECK(gd_generate_stream(lex, rules, board, workspace, rack, NULL, &stream, buffer, capacity, &count, &err) ==
+              GD_ERR_ARGUMENT, "unknown stream state");
+    free(buffer);
+}
+
 static void generate_on(const gd_lexicon *opened)
 {
     gd_lexicon lex = *opened;
@@ -338,6 +395,7 @@ static void generate_on(const gd_lexicon *opened)
         CHECK(gd_generate(&lex, &rules, board, workspace, rack, 5, best, 5, &top, &err) == GD_OK, "%s", err.message);
         CHECK(gd_generate(&lex, &rules, board, workspace, rack, 0, NULL, 0, &counted, &err) == GD_OK, "%s", err.message);
         CHECK(all == top && all == counted, "plays counted %zu / %zu / %zu by mode", all, top, counted);
+        check_stream(&lex, &rules, board, workspace, rack, moves, all, best, top < 5 ? top : 5);
         for (size_t m = 0; pristine && m < all && m < 4096; m++) {
             uint8_t word[GD_MAX_DIM];
             for (unsigned k = 0; k < moves[m].length; k++) word[k] = moves[m].word[k] & 63u;
@@ -711,6 +769,27 @@ static void fix_crc(uint8_t *data, size_t size)
     if (size >= 4) put_u32(data + size - 4, gd_crc32(data, size - 4));
 }
 
+/* The header check on a file's first bytes alone (a block of exactly that many, so ASan sees any
+ * read past them) must agree with the full open: it refuses what the open refuses in its first
+ * steps, with the same message and offset, and passes whatever the open accepts. */
+typedef int (*header_check)(const uint8_t *, size_t, uint64_t, gd_error *);
+
+static void agree_with_header_check(header_check check, size_t fixed, const uint8_t *bytes, size_t size, int open_rc,
+                                    const gd_error *open_err)
+{
+    size_t head_size = size < fixed ? size : fixed;
+    uint8_t *head = malloc(head_size ? head_size : 1);
+    if (head_size) memcpy(head, bytes, head_size);
+    gd_error err;
+    int rc = check(head, head_size, size, &err);
+    if (open_rc == GD_OK) CHECK(rc == GD_OK, "the header check refused a file that opens: %s", err.message);
+    if (rc != GD_OK)
+        CHECK(rc == open_rc && err.offset == open_err->offset && strcmp(err.message, open_err->message) == 0,
+              "header check %d '%s' at %llu, open %d '%s' at %llu", rc, err.message, (unsigned long long)err.offset,
+              open_rc, open_err->message, (unsigned long long)open_err->offset);
+    free(head);
+}
+
 /* Open a copy in a block of exactly `size` bytes, with and without scratch; query if it opens. */
 static void try_open(const uint8_t *bytes, size_t size)
 {
@@ -723,6 +802,7 @@ static void try_open(const uint8_t *bytes, size_t size)
         memset(&err, 0x55, sizeof err);
         attempts++;
         int rc = gd_lexicon_open(&lex, copy, size, with_scratch ? scratch : NULL, &err);
+        if (with_scratch) agree_with_header_check(gd_lexicon_check_header, GD_HEADER_FIXED_SIZE, copy, size, rc, &err);
         if (rc == GD_OK) {
             opened_count++;
             exercise(&lex);
@@ -841,6 +921,7 @@ static void try_open_leaves(const uint8_t *bytes, size_t size)
     gd_error err;
     memset(&err, 0x55, sizeof err);
     int rc = gd_leaves_open(&lv, copy, size, &err);
+    agree_with_header_check(gd_leaves_check_header, GD_LEAVES_FIXED_SIZE, copy, size, rc, &err);
     if (rc == GD_OK) {
         leaves_opened++;
         exercise_leaves(&lv, 1);

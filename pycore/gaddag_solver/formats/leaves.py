@@ -154,6 +154,10 @@ def _values_array(data: bytes) -> array:
     return values
 
 
+def _format_error(source: str, error: core.CoreFormatError) -> LeavesError:
+    return LeavesError(f"{source}: {error.message} (byte offset {error.offset})")
+
+
 # ---- the table ------------------------------------------------------------------------------------
 
 
@@ -167,7 +171,7 @@ class Leaves:
         try:
             opened = core.open_leaves(data)
         except core.CoreFormatError as error:
-            raise LeavesError(f"{source}: {error.message} (byte offset {error.offset})") from None
+            raise _format_error(source, error) from None
         if rules is None:
             try:
                 rules = Rules.load(opened.ruleset)
@@ -202,9 +206,11 @@ class Leaves:
         """A table from a file, or from ``NAME.leaves`` in the lexicon folders."""
         path = resolve_leaves(name_or_path)
         try:
-            data = path.read_bytes()
+            data = core.read_checked(path, "leaves")  # the header first: a file that is not one is not read
         except OSError as error:
             raise LeavesError(f"{path}: cannot read: {error.strerror or error}") from None
+        except core.CoreFormatError as error:
+            raise _format_error(str(path), error) from None
         return cls(data, rules, str(path))
 
     @classmethod
