@@ -599,3 +599,49 @@ def test_threads_share_a_fresh_lexicon():
     for i in range(16):
         assert own[i] == expected[racks[i % 4]]
         assert shared[i] == expected[racks[i % 4]]
+
+
+# ---- the module-level solve() and its cache ------------------------------------------------------
+
+
+def test_solve_keeps_no_lexicon_alive():
+    """solve() caches a solver's workspace per lexicon, but not the lexicon: once the caller lets
+    a lexicon go it is freed (no reference cycle is left behind either, so no gc is needed), and
+    solving again with another lexicon gives the same plays as the first."""
+    import gc
+    import weakref
+
+    from gaddag_solver import solve
+    from gaddag_solver.solver import _solvers, get_solver
+
+    rules = RULES["english"]
+    data, _ = build_gaddag(SMALL_WORDS, rules.alphabet, max_length=15)
+    gc.collect()
+    entries = len(_solvers)
+    refs = []
+    results = []
+    for _ in range(3):
+        lexicon = Lexicon.load(data)
+        results.append(
+            [(m.coord, m.word, m.score) for m in solve(Board.empty(rules), "AERST", lexicon, rules)]
+        )
+        results.append(
+            [(m.coord, m.word, m.score) for m in solve(Board.empty(rules), "AERST", lexicon, rules)]
+        )
+        assert len(_solvers) == entries + 1
+        refs.append(weakref.ref(lexicon))
+        del lexicon
+        assert refs[-1]() is None  # freed at once, by reference counting
+        assert len(_solvers) == entries
+    assert results[0] and all(result == results[0] for result in results)
+
+    lexicon = Lexicon.load(data)  # a solver from the cache shares the workspace, and holds its lexicon
+    first, second = get_solver(lexicon, rules), get_solver(lexicon, rules)
+    assert first is not second and first._workspace is second._workspace and first._lock is second._lock
+    ref = weakref.ref(lexicon)
+    del lexicon
+    assert ref() is not None and second.solve(Board.empty(rules), "AERST") == first.solve(
+        Board.empty(rules), "AERST"
+    )
+    del first, second
+    assert ref() is None

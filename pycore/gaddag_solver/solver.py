@@ -89,6 +89,33 @@ def check_alphabets(lexicon: Lexicon, rules: Rules) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _SolverState:
+    """What a Solver keeps between calls for one ruleset, apart from the lexicon: the core's
+    rules, the workspace and the lock that serializes its use, and the letter tables."""
+
+    rules: Rules
+    core_rules: Any
+    workspace: core.Workspace
+    lock: threading.Lock
+    word_text: list[str]  # record code (with flags) -> the letter as written in a word
+    tile_text: list[tuple[str, bool]]  # ... -> the letter as a placed tile, and whether a blank
+
+    @classmethod
+    def create(cls, rules: Rules) -> _SolverState:
+        alphabet = rules.alphabet
+        word_text: list[str] = [""] * 256
+        tile_text: list[tuple[str, bool]] = [("", False)] * 256
+        for code in range(256):
+            letter_code = code & _LETTER_MASK
+            if 1 <= letter_code <= len(alphabet):
+                letter = alphabet.letters[letter_code - 1]
+                blank = bool(code & BLANK_FLAG)
+                word_text[code] = letter.lower() if blank else letter
+                tile_text[code] = (letter, blank)
+        return cls(rules, core_rules(rules), core.new_workspace(), threading.Lock(), word_text, tile_text)
+
+
 class Solver:
     """Move generation for one lexicon and ruleset, reusing the core's workspace between calls.
 
@@ -98,23 +125,20 @@ class Solver:
 
     def __init__(self, lexicon: Lexicon, rules: Rules | None = None) -> None:
         self.lexicon = lexicon
-        self.rules = rules if rules is not None else Rules.load("english")
-        check_alphabets(lexicon, self.rules)
-        self._rules = core_rules(self.rules)
+        rules = rules if rules is not None else Rules.load("english")
+        check_alphabets(lexicon, rules)
         core.ensure_walk_index(lexicon._core)  # once per lexicon: what generation reads
-        self._workspace = core.new_workspace()
-        self._lock = threading.Lock()
-        alphabet = self.rules.alphabet
-        # record code (with flags) -> the letter as written in a word / as a placed tile
-        self._word_text: list[str] = [""] * 256
-        self._tile_text: list[tuple[str, bool]] = [("", False)] * 256
-        for code in range(256):
-            letter_code = code & _LETTER_MASK
-            if 1 <= letter_code <= len(alphabet):
-                letter = alphabet.letters[letter_code - 1]
-                blank = bool(code & BLANK_FLAG)
-                self._word_text[code] = letter.lower() if blank else letter
-                self._tile_text[code] = (letter, blank)
+        self._adopt(_SolverState.create(rules))
+
+    def _adopt(self, state: _SolverState) -> None:
+        """Work in ``state``: the ruleset, the core's rules, workspace and lock, the letter tables."""
+        self._state = state
+        self.rules = state.rules
+        self._rules = state.core_rules
+        self._workspace = state.workspace
+        self._lock = state.lock
+        self._word_text = state.word_text
+        self._tile_text = state.tile_text
 
     def _position(self, board: Board | str, rack: Rack | str) -> tuple[Board, Rack]:
         if isinstance(board, str):
@@ -350,19 +374,27 @@ class Solver:
         return Move.exchange("".join(map(written, put_back)), "".join(map(written, kept)), equity)
 
 
-_solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, Solver]] = weakref.WeakKeyDictionary()
+# The cache keeps a Solver's state (_SolverState), never the lexicon: a value that kept its weak
+# key alive would never be dropped, and every lexicon ever solved with would stay in memory.
+_solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, _SolverState]] = weakref.WeakKeyDictionary()
 _solvers_lock = threading.Lock()
 
 
 def get_solver(lexicon: Lexicon, rules: Rules | None = None) -> Solver:
-    """A cached Solver for this lexicon and ruleset (kept while the lexicon is alive)."""
+    """A Solver for this lexicon and ruleset sharing its workspace (and lock) with every other one
+    made here for them. The cache lives as long as the lexicon and does not keep it alive."""
     rules = rules if rules is not None else Rules.load("english")
     with _solvers_lock:
         per_lexicon = _solvers.setdefault(lexicon, {})
-        solver = per_lexicon.get(rules)
-        if solver is None:
-            solver = per_lexicon[rules] = Solver(lexicon, rules)
-        return solver
+        state = per_lexicon.get(rules)
+        if state is None:
+            solver = Solver(lexicon, rules)
+            per_lexicon[rules] = solver._state
+            return solver
+    solver = Solver.__new__(Solver)
+    solver.lexicon = lexicon
+    solver._adopt(state)
+    return solver
 
 
 def solve(
