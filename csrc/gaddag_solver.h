@@ -146,6 +146,21 @@ uint32_t gd_crc32(const uint8_t *data, size_t size);
 #define GD_ACROSS 0
 #define GD_DOWN 1
 
+/*
+ * Bounds of a ruleset (gd_check_rules refuses anything beyond them), chosen so that no score
+ * can overflow the core's 32-bit integers: a play scores at most GD_MAX_SCORE, so its equity
+ * (100 * score plus what the tiles kept are worth) and a game's total over GD_MAX_TURNS turns
+ * stay far below 2^31. The ceiling of a ruleset's scores is derived from its fields: the highest
+ * tile value x the highest letter premium x the longest line x (the largest product of word
+ * premiums along a line + a cross-word for each of the rack's tiles at the highest word premium)
+ * + the bingo bonus.
+ */
+#define GD_MAX_TILE_VALUE 10000
+#define GD_MAX_BINGO_BONUS 100000
+#define GD_MAX_SCORE 1000000
+#define GD_MAX_GOING_OUT 10
+#define GD_MAX_RACK_VALUE 500000 /* the opponent's rack value an equity call may give */
+
 /* A ruleset as the generator needs it. Premiums are per square, row-major; a square whose
  * premium the rules switch off (a start square that does not double) simply holds 1. */
 typedef struct gd_rules {

@@ -755,8 +755,16 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         w.tiles_left += rack_counts[c];
         if (rack_counts[c]) w.unused_letters |= 1ull << c;
     }
-    if (w.tiles_left > GD_MAX_DIM)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w.tiles_left);
+    for (unsigned c = lex->alphabet_size + 1; c < 64; c++)
+        if (rack_counts[c])
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the rack holds %u tiles of code %u, not a letter (1 to %u)",
+                                rack_counts[c], c, lex->alphabet_size);
+    if (w.tiles_left > rules->rack_size)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than the rack size, %u", w.tiles_left,
+                            rules->rack_size);
+    if (options && (options->opponent_rack_value < 0 || options->opponent_rack_value > GD_MAX_RACK_VALUE))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the opponent's rack value %d is out of range (0 to %d)",
+                            (int)options->opponent_rack_value, GD_MAX_RACK_VALUE);
     const unsigned tiles = w.tiles_left;
 
     subracks sr;
