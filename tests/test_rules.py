@@ -260,6 +260,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("letter value float", _letters(2, 1, 1.5), "letters[2]"),
     ("letter is a blank mark", _letters(0, 0, "?"), "letters"),
     (
+        "letter is a control character",
+        _letters(0, 0, "\x01"),
+        "letters: '\\x01' cannot be a letter: it holds a control",
+    ),
+    ("letter holds a zero-width space", _letters(0, 0, "A\u200b"), "letters: 'A\\u200b' cannot be a letter"),
+    (
         "alphabet over 63 letters",
         _set("letters", [[f"{chr(65 + i // 10)}{i % 10}", 1, 1] for i in range(64)]),
         "letters",
