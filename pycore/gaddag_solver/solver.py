@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import _core_api as core
-from .alphabet import BLANK_FLAG
+from .alphabet import BLANK_FLAG, shown
 from .board import Board, PositionError, PositionWarning, position_warnings, written
 from .lexicon import Lexicon
 from .move import ACROSS, DOWN, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG, PLAY, Move
@@ -72,6 +72,21 @@ class Valuation:
     opponent_rack_value: int
     exchanges: bool
     by_equity: bool
+
+
+def expect(value: object, name: str, types: type | tuple[type, ...], what: str) -> None:
+    """Raise TypeError naming the argument and what it should be, unless ``value`` is one of
+    ``types`` (a bool is not taken for a number)."""
+    allowed = types if isinstance(types, tuple) else (types,)
+    if isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed):
+        return
+    given = type(value).__name__ + (f" {shown(value)!r}" if isinstance(value, str) else "")
+    raise TypeError(f"{name} must be {what}, not {given}")
+
+
+def _check_lexicon_and_rules(lexicon: object, rules: object) -> None:
+    expect(lexicon, "lexicon", Lexicon, "a Lexicon (Lexicon.load(path))")
+    expect(rules, "rules", (Rules, type(None)), "a Rules (Rules.load(name)) or None for english")
 
 
 class LexiconMismatchError(ValueError):
@@ -124,6 +139,7 @@ class Solver:
     """
 
     def __init__(self, lexicon: Lexicon, rules: Rules | None = None) -> None:
+        _check_lexicon_and_rules(lexicon, rules)
         self.lexicon = lexicon
         rules = rules if rules is not None else Rules.load("english")
         check_alphabets(lexicon, rules)
@@ -141,6 +157,8 @@ class Solver:
         self._tile_text = state.tile_text
 
     def _position(self, board: Board | str, rack: Rack | str) -> tuple[Board, Rack]:
+        expect(board, "board", (Board, str), "a Board or the board as text")
+        expect(rack, "rack", (Rack, str), 'a Rack or the tiles as text ("AEINRS?")')
         if isinstance(board, str):
             board = Board.from_text(board, self.rules)
         if isinstance(rack, str):
@@ -213,6 +231,7 @@ class Solver:
         (cut when sorting). ``valuation`` (from :meth:`valuation`) adds equity, exchanges and the
         pass; without it, plays are valued by score alone."""
         board, rack = self._position(board, rack)
+        expect(top, "top", (int, type(None)), "a whole number or None (every move)")
         if top is not None and top < 0:
             raise ValueError(f"top must be at least 0, not {top}")
         top_n = top if top and top <= TOP_IN_CORE else 0
@@ -286,6 +305,8 @@ class Solver:
     ) -> tuple[int, list[Move]]:
         """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
         board, rack = self._position(board, rack)
+        expect(top, "top", (int, type(None)), "a whole number or None (every move)")
+        expect(bag, "bag", (int, type(None)), "a whole number of tiles or None")
         if warn:
             for message in position_warnings(board, rack, self.rules):
                 warnings.warn(message, PositionWarning, stacklevel=stacklevel)
@@ -383,6 +404,7 @@ _solvers_lock = threading.Lock()
 def get_solver(lexicon: Lexicon, rules: Rules | None = None) -> Solver:
     """A Solver for this lexicon and ruleset sharing its workspace (and lock) with every other one
     made here for them. The cache lives as long as the lexicon and does not keep it alive."""
+    _check_lexicon_and_rules(lexicon, rules)
     rules = rules if rules is not None else Rules.load("english")
     with _solvers_lock:
         per_lexicon = _solvers.setdefault(lexicon, {})
