@@ -361,3 +361,10 @@ def test_board_file_with_a_rack_line_and_rack_option(
     assert code == 1 and "give the rack in one place" in err
     code, _, _ = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file))
     assert code == 0
+    board_file.write_text(position.board.to_text() + "...............\n", encoding="utf-8")
+    code, _, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file))
+    assert (code, err) == (
+        1,
+        f"error: {board_file}: the line after the board is read as the rack: rack tile '.' is not a letter "
+        "of the english alphabet\n",
+    )

@@ -19,7 +19,7 @@ from .formats.cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
 from .move import EXCHANGE, PASS, Move
-from .rack import Rack
+from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, get_solver
 from .unseen import Unseen, unseen
@@ -373,7 +373,10 @@ def _board_position(path: str, rack_text: str | None, rules: Rules) -> tuple[Boa
                 f"{path}: {rules.rows} board rows and a rack ({last!r}), and --rack gives the rack too: "
                 "give the rack in one place"
             )
-        rack_text = last
+        try:
+            return Board.from_rows(lines, rules), Rack(last, rules)
+        except RackError as exc:
+            raise RackError(f"{path}: the line after the board is read as the rack: {exc}") from None
     if rack_text is None:
         raise PositionError(f"{path}: give the rack with --rack (or on the line after the board)")
     return Board.from_rows(lines, rules), Rack(rack_text, rules)
