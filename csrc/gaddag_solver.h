@@ -217,8 +217,10 @@ size_t gd_workspace_size(void);
 
 /*
  * Board squares are row-major, rows*cols bytes: 0 empty, else a letter code, | GD_BLANK_FLAG
- * for a blank. rack_counts as for gd_anagrams. The caller validates the position (letters in
- * the alphabet, no floating tiles); the generator only assumes memory safety of its inputs.
+ * for a blank. rack_counts as for gd_anagrams. The caller validates the position (no floating
+ * tiles); the core refuses (GD_ERR_ARGUMENT) rules out of bounds (see GD_MAX_SCORE), a board
+ * square that is not a letter (gd_prepare), and a rack of more tiles than rules->rack_size or
+ * holding tiles of a code above the lexicon's alphabet (gd_generate).
  *
  * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
  * then finds every play for a rack. *count is always the number of plays the position has.
