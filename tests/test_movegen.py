@@ -757,3 +757,27 @@ def test_the_core_refuses_a_rack_it_cannot_hold():
     ):
         options.opponent_rack_value = value
         assert generate(bytes(full), options)[0] == rc, value
+
+
+def test_the_core_refuses_a_move_record_placing_more_than_a_rack():
+    """gd_move_words scores a record it is given: one that places more tiles than a rack holds (on
+    premium squares, its word multiplier could overflow) is refused, a real play is scored."""
+    from gaddag_solver._core_api import ffi, lib
+    from gaddag_solver.rules_core import core_rules
+
+    rules = RULES["english"]
+    raw = core_rules(rules)
+    board = bytes(225)
+    move = ffi.new("gd_move *")
+    move.row, move.col, move.direction, move.kind = 7, 7, 0, 0
+    out = ffi.new("gd_word[]", 40)
+    count = ffi.new("size_t *")
+    for length, rc in ((7, lib.GD_OK), (8, lib.GD_ERR_ARGUMENT)):
+        move.length = move.tiles_placed = length
+        for k in range(length):
+            move.word[k] = 1  # A
+        assert lib.gd_move_words(raw, board, move, out, 40, count) == rc, length
+    assert count[0] == 0
+    move.length = 7
+    assert lib.gd_move_words(raw, board, move, out, 40, count) == lib.GD_OK
+    assert (count[0], out[0].score) == (1, (7 + 1) * 2)  # seven A on H8..N8: L8 doubles its A, H8 the word
