@@ -667,8 +667,7 @@ def _raw_core(rules: Rules):
     data, _ = build_gaddag(SMALL_WORDS, rules.alphabet, max_length=15)
     lexicon = Lexicon.load(data)
     ensure_walk_index(lexicon._core)
-    raw = ffi.new("gd_rules *")
-    raw[0] = core_rules(rules)[0]
+    raw = core_rules.__wrapped__(rules)  # a struct of its own, not the cached one
     workspace = ffi.new("uint64_t[]", 1 << 16)
     return lexicon, raw, workspace, ffi.new("gd_error *")
 
