@@ -156,6 +156,21 @@ uint32_t gd_crc32(const uint8_t *data, size_t size);
 #define GD_ACROSS 0
 #define GD_DOWN 1
 
+/*
+ * Bounds of a ruleset (gd_check_rules refuses anything beyond them), chosen so that no score
+ * can overflow the core's 32-bit integers: a play scores at most GD_MAX_SCORE, so its equity
+ * (100 * score plus what the tiles kept are worth) and a game's total over GD_MAX_TURNS turns
+ * stay far below 2^31. The ceiling of a ruleset's scores is derived from its fields: the highest
+ * tile value x the highest letter premium x the longest line x (the largest product of word
+ * premiums along a line + a cross-word for each of the rack's tiles at the highest word premium)
+ * + the bingo bonus.
+ */
+#define GD_MAX_TILE_VALUE 10000
+#define GD_MAX_BINGO_BONUS 100000
+#define GD_MAX_SCORE 1000000
+#define GD_MAX_GOING_OUT 10
+#define GD_MAX_RACK_VALUE 500000 /* the opponent's rack value an equity call may give */
+
 /* A ruleset as the generator needs it. Premiums are per square, row-major; a square whose
  * premium the rules switch off (a start square that does not double) simply holds 1. */
 typedef struct gd_rules {
@@ -214,8 +229,10 @@ size_t gd_workspace_size(void);
  * Board squares are row-major, rows*cols bytes: 0 empty, else a letter code, | GD_BLANK_FLAG
  * for a blank. rack_counts as for gd_anagrams. The board need not be connected: anchors are the
  * empty squares next to any tile, and the start square is one only on an empty board, so tiles
- * away from the start (floating tiles) are played through like any other. The generator only
- * assumes memory safety of its inputs.
+ * away from the start (floating tiles) are played through like any other. The core refuses
+ * (GD_ERR_ARGUMENT) rules out of bounds (see GD_MAX_SCORE), a board square that is not a letter
+ * (gd_prepare), and a rack of more tiles than rules->rack_size or holding tiles of a code above
+ * the lexicon's alphabet (gd_generate).
  *
  * gd_prepare computes cross-sets and anchors for a board into the workspace; gd_generate
  * then finds every play for a rack. *count is always the number of plays the position has.

@@ -808,6 +808,16 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     }
     if (w->tiles_left > GD_MAX_DIM)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than a line holds", w->tiles_left);
+    for (unsigned c = lex->alphabet_size + 1; c < 64; c++)
+        if (rack_counts[c])
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the rack holds %u tiles of code %u, not a letter (1 to %u)",
+                                rack_counts[c], c, lex->alphabet_size);
+    if (w->tiles_left > rules->rack_size)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a rack of %u tiles is more than the rack size, %u",
+                            w->tiles_left, rules->rack_size);
+    if (options && (options->opponent_rack_value < 0 || options->opponent_rack_value > GD_MAX_RACK_VALUE))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the opponent's rack value %d is out of range (0 to %d)",
+                            (int)options->opponent_rack_value, GD_MAX_RACK_VALUE);
     if (options) {
         uint8_t rack[64] = {0};
         for (unsigned c = 0; c <= lex->alphabet_size; c++) rack[c] = rack_counts[c];

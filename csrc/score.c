@@ -33,13 +33,15 @@ int gd_move_words(const gd_rules *rules, const uint8_t *board, const gd_move *mo
         return GD_ERR_ARGUMENT;
     /* the board after the play, along the main line */
     uint8_t tiles[GD_MAX_DIM], fresh[GD_MAX_DIM];
-    uint32_t squares[GD_MAX_DIM];
+    uint32_t squares[GD_MAX_DIM], placed = 0;
     for (int k = 0; k < move->length; k++) {
         uint32_t r = move->row + (across ? 0 : (uint32_t)k), c = move->col + (across ? (uint32_t)k : 0);
         squares[k] = r * cols + c;
         tiles[k] = move->word[k] & (uint8_t)~GD_ON_BOARD_FLAG;
         fresh[k] = !(move->word[k] & GD_ON_BOARD_FLAG);
+        placed += fresh[k];
     }
+    if (placed > rules->rack_size) return GD_ERR_ARGUMENT; /* no play places more: the score bound assumes it */
     size_t n = 0;
     if (n < capacity) {
         out[n].row = move->row;

@@ -455,3 +455,18 @@ def test_board_from_lines_helper_agrees() -> None:
     # the oracle's board representation and Board.grid() are the same thing
     lines = grid("", "", "", "", "", "", "", ".......CAt").splitlines()
     assert Board.from_rows(lines, ENGLISH).grid() == board_from_lines(lines)
+
+
+def test_unchecked_board_still_refuses_codes_that_are_not_letters() -> None:
+    """check=False skips the connectivity check, not the codes: a square holding a code that is
+    no letter (63 in a 26-letter alphabet) was an IndexError when read."""
+    for code in (27, 63, BLANK_FLAG, BLANK_FLAG | 27, 64 | 1):
+        codes = bytearray(225)
+        codes[7 * 15 + 9] = code
+        with pytest.raises(
+            PositionError, match=f"square J8: code {code} is not a letter of the english alphabet"
+        ):
+            Board(ENGLISH, bytes(codes), check=False)
+    codes[7 * 15 + 9] = BLANK_FLAG | 26
+    codes[0] = 1  # floating, but letters: allowed unchecked
+    assert Board(ENGLISH, bytes(codes), check=False)["J8"] == "z"

@@ -118,7 +118,8 @@ FORMATS = {
 @pytest.mark.parametrize("file_name", list(FORMATS))
 def test_input_formats_give_identical_files(tmp_path: Path, reference: bytes, file_name: str) -> None:
     source = write(tmp_path / file_name, FORMATS[file_name])
-    output = tmp_path / "out" / "x.gaddag"  # the folder is created
+    output = tmp_path / "out" / "x.gaddag"
+    output.parent.mkdir()  # the builder does not make folders
     result = run_build(source, "-o", output, "--name", "same")
     built_ok(result, output, set(WORDS))
     assert output.read_bytes() == reference
@@ -372,3 +373,79 @@ def test_cli_closed_pipe_is_not_an_error(small_lexicon: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.split(None, 1)[0] == "0", result.stdout
     assert "error" not in result.stdout and "Traceback" not in result.stdout
+
+
+# ---- where the file goes, and the name it holds (issue 16) -----------------------------------------
+
+
+def test_output_must_be_a_file_in_a_folder_that_exists(tmp_path: Path) -> None:
+    """-o DIR is a clear error that leaves no DIR.partial behind; a folder that does not exist is
+    not made (a mistyped path made folders), and a file is not a folder."""
+    source = write(tmp_path / "w.txt", b"CAT\n")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    result = run_build(source, "-o", folder)
+    assert result.returncode == 1
+    assert (
+        result.stderr
+        == f"error: {folder}: is a folder; give the file to write, e.g. {folder / 'NAME.gaddag'}\n"
+    )
+    assert not Path(f"{folder}.partial").exists() and list(folder.iterdir()) == []
+    missing = tmp_path / "no" / "such" / "x.gaddag"
+    result = run_build(source, "-o", missing)
+    assert result.returncode == 1
+    assert result.stderr == f"error: {missing}: the folder {missing.parent} does not exist (make it first)\n"
+    assert not (tmp_path / "no").exists()
+    result = run_build(source, "-o", source / "x.gaddag")
+    assert result.returncode == 1
+    assert result.stderr == f"error: {source / 'x.gaddag'}: the folder {source} is not a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "w.txt"]
+
+
+def test_a_name_over_255_bytes_or_not_utf8_is_refused(tmp_path: Path) -> None:
+    """--name is stored whole or refused: it was cut at 255 bytes, and bytes that are not UTF-8
+    became '?', without a word."""
+    source = write(tmp_path / "w.txt", b"CAT\n")
+    output = tmp_path / "x.gaddag"
+    built_ok(run_build(source, "-o", output, "--name", "é" * 127 + "x"), output, {"CAT"})  # 255 bytes
+    assert Lexicon.load(output).name == "é" * 127 + "x"
+    output.unlink()
+    result = run_build(source, "-o", output, "--name", "é" * 128)
+    assert result.returncode == 1
+    assert (
+        result.stderr
+        == f"error: {source}: the lexicon name is 256 bytes of UTF-8; a lexicon stores at most 255\n"
+    )
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), str(source), "-o", str(output), "--name", b"caf\xe9"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert b"the lexicon name 'caf\\udce9' is not valid UTF-8 (at character 4)" in result.stderr
+    assert b"Traceback" not in result.stderr
+    assert not output.exists()
+
+
+def test_long_words_are_shown_cut_in_messages(tmp_path: Path) -> None:
+    """A 100 KB line is reported by its first 40 characters and its length, not echoed whole."""
+    source = write(tmp_path / "w.txt", b"CAT\n" + b"A" * 100_000 + b"\n" + b"B" * 50_000 + b"1\n")
+    output = tmp_path / "x.gaddag"
+    result = run_build(source, "-o", output)
+    built_ok(result, output, {"CAT"})
+    assert f"line 2: {'A' * 40}… (100,000 characters)" in result.stderr
+    assert f"line 3: '{'B' * 40}… (50,001 characters)' ('1' (position 50001)" in result.stderr
+    assert len(result.stderr) < 2000
+
+
+def test_control_characters_are_not_letters(tmp_path: Path) -> None:
+    """Control characters (which str.strip() took for white space at a word's ends) make a word
+    bad, reported like any other; spaces, tabs and no-break spaces around a word are stripped."""
+    lines = ["CAT", "\x1fDOG", "COW\x0b", "PI\x85G", "H\x00EN", "E\x7fL", " \tOX\u00a0", "ANT\x1c"]
+    source = write(tmp_path / "w.txt", "\n".join(lines).encode())
+    output = tmp_path / "x.gaddag"
+    result = run_build(source, "-o", output)
+    built_ok(result, output, {"CAT", "OX"})
+    assert "skipped 6 word(s) with letters outside the alphabet" in result.stderr
+    assert "line 2: '\\x1fDOG' ('\\x1f' (position 1) is not a letter of this alphabet)" in result.stderr
+    assert "line 3: 'COW\\x0b' ('\\x0b' (position 4)" in result.stderr

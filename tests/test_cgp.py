@@ -162,6 +162,14 @@ def test_floating_tiles_parse_and_round_trip() -> None:
         (f"{EMPTY_ROWS} A/ 0/0 0 lex A; lex B;", "'lex' appears twice"),
         (f'{EMPTY_ROWS} A/ 0/0 0 note "open;', "double quote is not closed"),
         (f"{EMPTY_ROWS} A/ 0/0 0 1bad x;", "'1bad' is not an opcode name"),
+        (with_row(7, "05A9") + " A/ 0/0 0", "row 8, column 1: a run written '05', write 5"),
+        (with_row(7, "7A07") + " A/ 0/0 0", "row 8, column 9: a run written '07', write 7"),
+        (with_row(7, "015") + " A/ 0/0 0", "row 8, column 1: a run written '015', write 15"),
+        (
+            f"{EMPTY_ROWS} A/ 0/0 0 lex CSW21; junk",
+            f"CGP opcodes: 'junk' at column {len(EMPTY_ROWS) + 22} follows the last opcode's ';'",
+        ),
+        (f"{EMPTY_ROWS} A/ 0/0 0 lex CSW21;x y ", "'x y' at column"),
     ],
 )
 def test_errors_say_what_and_where(line: str, message: str) -> None:

@@ -192,6 +192,36 @@ def test_batch_with_bad_lines(capsys: pytest.CaptureFixture[str], lexicon_path: 
     assert "Traceback" not in err
 
 
+def test_batch_with_bytes_that_are_not_utf8(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path
+) -> None:
+    """A byte that is not UTF-8 spoils only its own line: it is reported with the line number and
+    where in the line, like any bad line, and every good line is still solved (issue 16). A byte
+    order mark at the start is skipped, and line numbers count LF, CRLF and CR ends only."""
+    lines = [
+        POSITIONS[0].encode(),
+        POSITIONS[1].encode()[:20] + b"\xff" + POSITIONS[1].encode()[21:],
+        POSITIONS[3].encode(),
+        b"# caf\xe9\x85 in a comment is still a bad line",
+        "15/15 \u2028 AB/".encode(),
+    ]
+    batch = tmp_path / "positions.cgp"
+    batch.write_bytes(b"\xef\xbb\xbf" + lines[0] + b"\r\n" + b"\n".join(lines[1:]) + b"\n")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--batch", str(batch))
+    assert code == 1
+    results = [json.loads(text) for text in out.splitlines()]
+    assert [result["line"] for result in results] == [1, 2, 3, 4, 5]
+    assert results[1] == {"line": 2, "error": "not UTF-8 text (byte 0xff at column 21)"}
+    assert results[3] == {"line": 4, "error": "not UTF-8 text (byte 0xe9 at column 6)"}
+    assert results[4]["error"].startswith("CGP board has 2 rows")
+    for result, line in ((results[0], POSITIONS[0]), (results[2], POSITIONS[3])):
+        assert json_plays(line, result) == oracle_plays(line)
+    assert "Traceback" not in err
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--batch", str(batch), "--format", "tsv")
+    assert code == 1 and "error: line 2: not UTF-8 text (byte 0xff at column 21)\n" in err
+    assert {row.split("\t")[0] for row in out.splitlines()[1:]} == {"1", "3"}
+
+
 def test_batch_all_good(capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path) -> None:
     batch = tmp_path / "positions.cgp"
     batch.write_text("\n".join(POSITIONS), encoding="utf-8")
@@ -290,4 +320,71 @@ def test_python_m_entry_point(lexicon_path: str) -> None:
     assert (
         done.stderr.startswith("error: CGP needs at least a board and a rack")
         and "Traceback" not in done.stderr
+    )
+
+
+def test_board_file_that_is_not_text(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path
+) -> None:
+    """A binary file, or one with a NUL byte, is refused in one line naming the file and line."""
+    board_file = tmp_path / "board.png"
+    board_file.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AB")
+    assert (code, out) == (1, "")
+    assert (
+        err == f"error: {board_file}: line 1: not UTF-8 text (byte 0x89 at column 1); a board file is text\n"
+    )
+    board_file.write_bytes(b"." * 15 + b"\n" + b"." * 7 + b"\x00" * 8 + b"\n")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AB")
+    assert err == f"error: {board_file}: line 2: a NUL byte; a board file is text\n"
+    board_file.write_bytes(b"." * 15 + b"\n" + b"..\xc3\x28" + b"." * 11 + b"\n")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AB")
+    assert (
+        err == f"error: {board_file}: line 2: not UTF-8 text (byte 0xc3 at column 3); a board file is text\n"
+    )
+
+
+def test_board_file_with_a_byte_order_mark(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path
+) -> None:
+    """A UTF-8 byte order mark (as some editors write) is not a square of the first row."""
+    position = parse_cgp(POSITIONS[1], ENGLISH)
+    board_file = tmp_path / "board.txt"
+    board_file.write_text(position.board.to_text(), encoding="utf-8")
+    code, plain, _ = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AEIRST?")
+    assert code == 0
+    board_file.write_text(position.board.to_text(), encoding="utf-8-sig")
+    assert board_file.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AEIRST?") == (
+        0,
+        plain,
+        "",
+    )
+
+
+def test_board_file_with_a_rack_line_and_rack_option(
+    capsys: pytest.CaptureFixture[str], lexicon_path: str, tmp_path: Path
+) -> None:
+    """The rack is given in one place: a file of the board and a rack line with --rack as well is
+    refused (it took the 16th line as the rack, then dropped it for --rack)."""
+    position = parse_cgp(POSITIONS[1], ENGLISH)
+    board_file = tmp_path / "board.txt"
+    board_file.write_text(position.board.to_text() + "...............\n", encoding="utf-8")
+    code, out, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AEIRST?")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"error: {board_file}: 15 board rows and a rack ('...............'), and --rack gives the rack "
+        "too: give the rack in one place\n"
+    )
+    board_file.write_text(position.board.to_text() + "AEIRST?\n", encoding="utf-8")
+    code, _, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AEIRST?")
+    assert code == 1 and "give the rack in one place" in err
+    code, _, _ = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file))
+    assert code == 0
+    board_file.write_text(position.board.to_text() + "...............\n", encoding="utf-8")
+    code, _, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file))
+    assert (code, err) == (
+        1,
+        f"error: {board_file}: the line after the board is read as the rack: rack tile '.' is not a letter "
+        "of the english alphabet\n",
     )

@@ -194,14 +194,21 @@ def test_tail_sharing_happens_and_is_counted() -> None:
     assert report.arcs_unshared - report.arcs == saved
 
 
-def test_name_is_stored_and_cut_at_a_character_boundary() -> None:
+def test_name_is_stored_whole_or_refused() -> None:
+    """Up to 255 bytes of UTF-8 are stored as given; a longer name, or one that is not UTF-8 (a
+    lone surrogate: command-line bytes that were not UTF-8), is refused, not cut or spoiled."""
     data, _ = build_gaddag(["CAT"], ENGLISH, name="Żółw ☃")
     assert parse(data).name == "Żółw ☃" == Lexicon.load(data).name
-    long_name = "x" * 254 + "é"  # 256 bytes: the cut must not split the é
-    data, _ = build_gaddag(["CAT"], ENGLISH, name=long_name)
-    assert Lexicon.load(data).name == "x" * 254
-    data, _ = build_gaddag(["CAT"], ENGLISH, name="y" * 300)
-    assert Lexicon.load(data).name == "y" * 255
+    data, _ = build_gaddag(["CAT"], ENGLISH, name="x" * 253 + "é")  # 255 bytes
+    assert Lexicon.load(data).name == "x" * 253 + "é"
+    with pytest.raises(
+        LexiconBuildError, match="the lexicon name is 256 bytes of UTF-8; a lexicon stores at most 255"
+    ):
+        build_gaddag(["CAT"], ENGLISH, name="x" * 254 + "é")
+    with pytest.raises(LexiconBuildError, match="300 bytes"):
+        build_gaddag(["CAT"], ENGLISH, name="y" * 300)
+    with pytest.raises(LexiconBuildError, match=r"is not valid UTF-8 \(at character 3\)"):
+        build_gaddag(["CAT"], ENGLISH, name="ab\udcff")
     with pytest.raises(LexiconBuildError, match="NUL"):
         build_gaddag(["CAT"], ENGLISH, name="a\0b")
 

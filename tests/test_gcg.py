@@ -323,6 +323,9 @@ def test_bad_coordinates(twl06: Lexicon) -> None:
     assert "line 8: Quackle: square 8Z is off the 15×15 board" in found
     # without JETON the blank bingo puts its own N on the start square: the rack lacks it
     assert found[1] == "line 7: David: the rack ?EDYEIG does not hold the tiles played (?EDYEING)"
+    assert (
+        found[2].startswith("line 7: David: ") and "places 8 tiles, more than a rack of 7 holds" in found[2]
+    )
     assert len(replay.turns) == 15
     assert replay.turns[1].move is None and replay.turns[1].board == replay.turns[2].board
 

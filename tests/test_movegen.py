@@ -32,8 +32,10 @@ import pytest
 from gaddag_solver import Lexicon, Rules, build_gaddag
 from gaddag_solver.board import Board
 from gaddag_solver.move import Move
+from gaddag_solver.rack import Rack
+from gaddag_solver.rules import RulesError
 from gaddag_solver.solver import Solver
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from oracle import (
     OracleRules,
@@ -302,30 +304,33 @@ def tiny_rules(draw) -> Rules:
     if start_doubles:
         layout[start[0]][start[1]] = "D"
     letters = draw(st.lists(st.sampled_from("ABCDEŻ"), min_size=2, max_size=4, unique=True))
-    return Rules.from_dict(
-        {
-            "name": "tiny",
-            "title": "tiny",
-            "language": "en",
-            "rows": rows,
-            "cols": cols,
-            "layout": ["".join(row) for row in layout],
-            "start": start,
-            "start_doubles": start_doubles,
-            "rack_size": draw(st.integers(1, 8)),
-            "bingo_bonus": draw(st.sampled_from([0, 15, 35, 50])),
-            "exchange_minimum": 7,  # the game fields: move generation ignores them
-            "scoreless_turns": 6,
-            "going_out_bonus": 2,
-            "going_out_penalty": 0,
-            "letters": [[letter, draw(st.integers(0, 10)), 9] for letter in letters],
-            "vowels": [letter for letter in letters if letter in "AE"],
-            "blanks": 2,
-            "blank_value": draw(st.sampled_from([0, 0, 0, 1, 2])),
-            "fold": {},
-            "default_lexicon": None,
-        }
-    )
+    data = {
+        "name": "tiny",
+        "title": "tiny",
+        "language": "en",
+        "rows": rows,
+        "cols": cols,
+        "layout": ["".join(row) for row in layout],
+        "start": start,
+        "start_doubles": start_doubles,
+        "rack_size": draw(st.integers(1, 8)),
+        "bingo_bonus": draw(st.sampled_from([0, 15, 35, 50])),
+        "exchange_minimum": 7,  # the game fields: move generation ignores them
+        "scoreless_turns": 6,
+        "going_out_bonus": 2,
+        "going_out_penalty": 0,
+        "letters": [[letter, draw(st.integers(0, 10)), 9] for letter in letters],
+        "vowels": [letter for letter in letters if letter in "AE"],
+        "blanks": 2,
+        "blank_value": draw(st.sampled_from([0, 0, 0, 1, 2])),
+        "fold": {},
+        "default_lexicon": None,
+    }
+    try:
+        return Rules.from_dict(data)
+    except RulesError:  # premiums and values whose plays could score more than the core allows
+        assume(False)
+        raise
 
 
 @game_settings(300)
@@ -563,12 +568,15 @@ def test_random_games_alphabet_sizes(data):
 
 
 def test_largest_board():
-    """32×32 (GD_MAX_SQUARES), random premiums, start square in the middle that does not double."""
+    """32×32 (GD_MAX_SQUARES), random premiums, start square in the middle that does not double.
+    Every letter is worth 1: with English values, seven quadruple words in a line could score
+    more than the core's GD_MAX_SCORE, and the ruleset would be refused."""
     rng = random.Random(2)
     layout = ["".join(rng.choice("....dtqDTQ") for _ in range(32)) for _ in range(32)]
+    english = RULES["english"].to_dict()
     rules = Rules.from_dict(
-        {**RULES["english"].to_dict(), "name": "huge", "rows": 32, "cols": 32, "start": [16, 16],
-         "layout": layout, "start_doubles": False}
+        {**english, "name": "huge", "rows": 32, "cols": 32, "start": [16, 16], "layout": layout,
+         "start_doubles": False, "letters": [[letter, 1, count] for letter, _, count in english["letters"]]}
     )  # fmt: skip
     _random_game(rules, "AEST", seed=3, turns=10, longest=12)
 
@@ -599,3 +607,176 @@ def test_threads_share_a_fresh_lexicon():
     for i in range(16):
         assert own[i] == expected[racks[i % 4]]
         assert shared[i] == expected[racks[i % 4]]
+
+
+# ---- the module-level solve() and its cache ------------------------------------------------------
+
+
+def test_solve_keeps_no_lexicon_alive():
+    """solve() caches a solver's workspace per lexicon, but not the lexicon: once the caller lets
+    a lexicon go it is freed (no reference cycle is left behind either, so no gc is needed), and
+    solving again with another lexicon gives the same plays as the first."""
+    import gc
+    import weakref
+
+    from gaddag_solver import solve
+    from gaddag_solver.solver import _solvers, get_solver
+
+    rules = RULES["english"]
+    data, _ = build_gaddag(SMALL_WORDS, rules.alphabet, max_length=15)
+    gc.collect()
+    entries = len(_solvers)
+    refs = []
+    results = []
+    for _ in range(3):
+        lexicon = Lexicon.load(data)
+        results.append(
+            [(m.coord, m.word, m.score) for m in solve(Board.empty(rules), "AERST", lexicon, rules)]
+        )
+        results.append(
+            [(m.coord, m.word, m.score) for m in solve(Board.empty(rules), "AERST", lexicon, rules)]
+        )
+        assert len(_solvers) == entries + 1
+        refs.append(weakref.ref(lexicon))
+        del lexicon
+        assert refs[-1]() is None  # freed at once, by reference counting
+        assert len(_solvers) == entries
+    assert results[0] and all(result == results[0] for result in results)
+
+    lexicon = Lexicon.load(data)  # a solver from the cache shares the workspace, and holds its lexicon
+    first, second = get_solver(lexicon, rules), get_solver(lexicon, rules)
+    assert first is not second and first._workspace is second._workspace and first._lock is second._lock
+    ref = weakref.ref(lexicon)
+    del lexicon
+    assert ref() is not None and second.solve(Board.empty(rules), "AERST") == first.solve(
+        Board.empty(rules), "AERST"
+    )
+    del first, second
+    assert ref() is None
+
+
+# ---- the core checks what it is given (issue 16) -----------------------------------------------
+
+
+def _raw_core(rules: Rules):
+    """A lexicon with its walk index, a copy of the ruleset's gd_rules to spoil, a workspace and an
+    error, for calling the core directly through cffi."""
+    from gaddag_solver._core_api import ensure_walk_index, ffi
+    from gaddag_solver.rules_core import core_rules
+
+    data, _ = build_gaddag(SMALL_WORDS, rules.alphabet, max_length=15)
+    lexicon = Lexicon.load(data)
+    ensure_walk_index(lexicon._core)
+    raw = core_rules.__wrapped__(rules)  # a struct of its own, not the cached one
+    workspace = ffi.new("uint64_t[]", 1 << 16)
+    return lexicon, raw, workspace, ffi.new("gd_error *")
+
+
+SPOILED_RULES = [
+    ("letter value 2^28", lambda r: r.values.__setitem__(1, 2**28), "value 268435456 of tile code 1"),
+    ("negative letter value", lambda r: r.values.__setitem__(5, -1), "value -1 of tile code 5"),
+    ("blank value over the bound", lambda r: r.values.__setitem__(0, 10_001), "value 10001 of tile code 0"),
+    ("bingo bonus 2^31 - 1", lambda r: setattr(r, "bingo_bonus", 2**31 - 1), "bingo bonus 2147483647"),
+    ("negative bingo bonus", lambda r: setattr(r, "bingo_bonus", -1), "bingo bonus -1"),
+    ("going-out bonus 11", lambda r: setattr(r, "going_out_bonus", 11), "going-out bonus 11"),
+    ("going-out penalty -1", lambda r: setattr(r, "going_out_penalty", -1), "penalty -1"),
+    ("rack size 33", lambda r: setattr(r, "rack_size", 33), "rack size 33"),
+    ("rack size 300", lambda r: setattr(r, "rack_size", 300), "rack size 300"),
+    (
+        "quadruple words everywhere",
+        lambda r: [r.word_multiplier.__setitem__(s, 4) for s in range(225)],
+        # 10 x ((7 tiles x 3 + 8) x 4^7 + 7 cross-words x (3 + 14) x 4) + 50
+        f"a play could score up to {10 * ((7 * 3 + 8) * 4**7 + 7 * 17 * 4) + 50} under these rules",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "spoil", "message"), SPOILED_RULES, ids=[c for c, _, _ in SPOILED_RULES])
+def test_the_core_refuses_rules_out_of_bounds(case, spoil, message):
+    """gd_check_rules (behind gd_prepare and gd_generate) refuses a ruleset whose scores could
+    overflow 32 bits, whatever Python let through: a value of 2^28 made ANESTRI score -536,870,862."""
+    from gaddag_solver._core_api import ffi, lib
+
+    rules = RULES["english"]
+    lexicon, raw, workspace, err = _raw_core(rules)
+    board = bytes(225)
+    assert lib.gd_prepare(lexicon._core.struct, raw, board, workspace, err) == lib.GD_OK
+    spoil(raw)
+    assert lib.gd_prepare(lexicon._core.struct, raw, board, workspace, err) == lib.GD_ERR_ARGUMENT
+    assert message in ffi.string(err.message).decode()
+    count = ffi.new("size_t *")
+    moves = ffi.new("gd_move[]", 16)
+    rack = Rack("ANESTRI", rules).counts()
+    assert lib.gd_generate(lexicon._core.struct, raw, board, workspace, rack, 0, moves, 16, count, err) == (
+        lib.GD_ERR_ARGUMENT
+    )
+
+
+def test_the_core_refuses_a_rack_it_cannot_hold():
+    """gd_generate refuses a rack of more tiles than the rack size, tiles of a code that is not a
+    letter of the lexicon, and gd_generate_equity an opponent's rack value out of bounds: the
+    core does not trust its caller to have checked them."""
+    from gaddag_solver._core_api import ffi, lib
+
+    rules = RULES["english"]
+    lexicon, raw, workspace, err = _raw_core(rules)
+    board = bytes(225)
+    assert lib.gd_prepare(lexicon._core.struct, raw, board, workspace, err) == lib.GD_OK
+    count = ffi.new("size_t *")
+    moves = ffi.new("gd_move[]", 4096)
+
+    def generate(counts: bytes, options=ffi.NULL) -> tuple[int, str]:
+        rc = lib.gd_generate_equity(
+            lexicon._core.struct, raw, board, workspace, counts, options, 0, moves, 4096, count, err
+        )
+        return rc, ffi.string(err.message).decode() if rc else ""
+
+    full = bytearray(Rack("CARETS?", rules).counts())
+    assert generate(bytes(full))[0] == lib.GD_OK and count[0] > 0
+    over = bytearray(full)
+    over[rules.alphabet.code("S")] += 1
+    assert generate(bytes(over)) == (lib.GD_ERR_ARGUMENT, "a rack of 8 tiles is more than the rack size, 7")
+    over = bytearray(full)
+    over[0] += 200
+    assert generate(bytes(over))[0] == lib.GD_ERR_ARGUMENT
+    for code in (27, 40, 63):
+        stray = bytearray(Rack("CARETS", rules).counts())
+        stray[code] = 1
+        assert generate(bytes(stray)) == (
+            lib.GD_ERR_ARGUMENT,
+            f"the rack holds 1 tiles of code {code}, not a letter (1 to 26)",
+        )
+    options = ffi.new("gd_equity_options *")
+    options.bag_count = 0
+    for value, rc in (
+        (0, lib.GD_OK),
+        (lib.GD_MAX_RACK_VALUE, lib.GD_OK),
+        (2**31 - 1, lib.GD_ERR_ARGUMENT),
+        (-1, lib.GD_ERR_ARGUMENT),
+    ):
+        options.opponent_rack_value = value
+        assert generate(bytes(full), options)[0] == rc, value
+
+
+def test_the_core_refuses_a_move_record_placing_more_than_a_rack():
+    """gd_move_words scores a record it is given: one that places more tiles than a rack holds (on
+    premium squares, its word multiplier could overflow) is refused, a real play is scored."""
+    from gaddag_solver._core_api import ffi, lib
+    from gaddag_solver.rules_core import core_rules
+
+    rules = RULES["english"]
+    raw = core_rules(rules)
+    board = bytes(225)
+    move = ffi.new("gd_move *")
+    move.row, move.col, move.direction, move.kind = 7, 7, 0, 0
+    out = ffi.new("gd_word[]", 40)
+    count = ffi.new("size_t *")
+    for length, rc in ((7, lib.GD_OK), (8, lib.GD_ERR_ARGUMENT)):
+        move.length = move.tiles_placed = length
+        for k in range(length):
+            move.word[k] = 1  # A
+        assert lib.gd_move_words(raw, board, move, out, 40, count) == rc, length
+    assert count[0] == 0
+    move.length = 7
+    assert lib.gd_move_words(raw, board, move, out, 40, count) == lib.GD_OK
+    assert (count[0], out[0].score) == (1, (7 + 1) * 2)  # seven A on H8..N8: L8 doubles its A, H8 the word

@@ -260,6 +260,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("letter value float", _letters(2, 1, 1.5), "letters[2]"),
     ("letter is a blank mark", _letters(0, 0, "?"), "letters"),
     (
+        "letter is a control character",
+        _letters(0, 0, "\x01"),
+        "letters: '\\x01' cannot be a letter: it holds a control",
+    ),
+    ("letter holds a zero-width space", _letters(0, 0, "A\u200b"), "letters: 'A\\u200b' cannot be a letter"),
+    (
         "alphabet over 63 letters",
         _set("letters", [[f"{chr(65 + i // 10)}{i % 10}", 1, 1] for i in range(64)]),
         "letters",
@@ -296,6 +302,32 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("vowel not a string", _set("vowels", ["A", 5]), "vowels[1]"),
     ("vowel empty", _set("vowels", [""]), "vowels[0]"),
     ("vowel twice", _set("vowels", ["A", "E", "A"]), "vowels[2]"),
+    # bounds that keep every score inside the core's 32-bit integers (issue 16)
+    ("letter value 2^28", _letters(0, 1, 2**28), "letters[0] value of 'A'"),
+    ("letter value 2^40", _letters(0, 1, 2**40), "letters[0] value of 'A'"),
+    ("letter value over the bound", _letters(0, 1, 10_001), "letters[0] value of 'A'"),
+    ("letter count 256", _letters(0, 2, 256), "letters[0] count of 'A'"),
+    ("blank_value 2^31", _set("blank_value", 2**31), "blank_value"),
+    ("blanks 256", _set("blanks", 256), "blanks"),
+    (
+        "more than 1024 tiles",
+        lambda d: [entry.__setitem__(2, 40) for entry in d["letters"]],
+        "letters, blanks",
+    ),
+    ("bingo_bonus 2^31 - 1", _set("bingo_bonus", 2**31 - 1), "bingo_bonus"),
+    ("bingo_bonus 2^31", _set("bingo_bonus", 2**31), "bingo_bonus"),
+    ("rack_size 300", _set("rack_size", 300), "rack_size"),
+    ("rack_size 33", _set("rack_size", 33), "rack_size"),
+    (
+        "values that could score over the core's limit",
+        _letters(16, 1, 10_000),
+        "letters, blank_value, layout",
+    ),
+    (
+        "premiums that could score over the core's limit",
+        _set("layout", ["Q" * 15] * 7 + ["Q" * 7 + "D" + "Q" * 7] + ["Q" * 15] * 7),
+        "letters, blank_value, layout, bingo_bonus: a play could score up to 2,",
+    ),
 ]
 
 
@@ -381,3 +413,34 @@ def test_core_rules_carry_the_game_fields() -> None:
         assert core.scoreless_turns == rules.scoreless_turns
         assert core.going_out_bonus == rules.going_out_bonus
         assert core.going_out_penalty == rules.going_out_penalty
+
+
+def test_bounds_are_the_cores_and_the_shipped_rulesets_are_far_inside() -> None:
+    """The Python bounds are the C core's (csrc/gaddag_solver.h), and the ceiling of every shipped
+    ruleset's scores (checked by both) is far below GD_MAX_SCORE."""
+    from gaddag_solver import rules as module
+    from gaddag_solver._core_api import lib
+
+    assert (module.MAX_RACK, module.MAX_TILE_VALUE, module.MAX_BINGO_BONUS, module.MAX_SCORE) == (
+        lib.GD_MAX_DIM,
+        lib.GD_MAX_TILE_VALUE,
+        lib.GD_MAX_BINGO_BONUS,
+        lib.GD_MAX_SCORE,
+    )
+    assert (module.MAX_TILES, module.MAX_GOING_OUT_MULTIPLE) == (lib.GD_MAX_TILES, lib.GD_MAX_GOING_OUT)
+    ceilings = {name: Rules.load(name).score_ceiling() for name in SHIPPED}
+    # english: 10 x (7 tiles x3 + 8) x 27 (TW TW TW) + 7 cross-words x 10 x (3 + 14) x 3 + 50
+    assert ceilings["english"] == 10 * (7 * 3 + 8) * 27 + 7 * 10 * 17 * 3 + 50 == 11_450
+    assert max(ceilings.values()) == ceilings["super"] < module.MAX_SCORE // 10
+
+
+def test_a_ruleset_at_the_bounds_is_accepted() -> None:
+    """The largest rack, bonus and tile counts, with a blank worth a thousand on a plain board."""
+    data = raw("english")
+    data.update(rack_size=32, bingo_bonus=100_000, blanks=255, blank_value=1_000)
+    data["letters"] = [[letter, 1, count] for letter, _, count in data["letters"]]
+    data["layout"] = ["." * 15] * 7 + ["." * 7 + "D" + "." * 7] + ["." * 15] * 7
+    rules = Rules.from_dict(data)
+    # 1 000 x (15 letters x 2 + 15 cross-words of 15 letters x 2) + 100 000
+    assert rules.score_ceiling() == 1_000 * (15 * 2 + 15 * 15 * 2) + 100_000 == 580_000
+    assert rules.to_dict() == data

@@ -13,6 +13,18 @@ from collections.abc import Iterable, Mapping
 MAX_LETTERS = 63
 MAX_LETTER_BYTES = 8
 BLANK_FLAG = 0x80
+_NOT_LETTERS = frozenset({"Cc", "Cf", "Cs"})  # control, format (zero-width...) and surrogate characters
+
+
+SHOWN_CHARACTERS = 40  # text in a message is cut after this many characters
+
+
+def shown(text: str) -> str:
+    """Text as a message shows it: cut after SHOWN_CHARACTERS characters, with its length, so that
+    a word of 100 KB does not make a message of 100 KB."""
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}… ({len(text):,} characters)"
 
 
 class AlphabetError(ValueError):
@@ -61,6 +73,8 @@ class Alphabet:
                 raise AlphabetError(f"letter {letter!r} appears twice in the alphabet")
             if letter in ("?", ".") or letter.isspace():
                 raise AlphabetError(f"{letter!r} cannot be a letter")
+            if any(unicodedata.category(char) in _NOT_LETTERS for char in letter):
+                raise AlphabetError(f"{letter!r} cannot be a letter: it holds a control or format character")
             self._codes[letter] = index + 1
         self.fold: dict[str, str] = {normalize_text(k): normalize_text(v) for k, v in (fold or {}).items()}
         for source, target in self.fold.items():

@@ -19,6 +19,7 @@ letter than the bag holds.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
@@ -136,6 +137,12 @@ def written(letter: str) -> str:
     return letter if len(letter) == 1 else f"[{letter}]"
 
 
+@functools.cache
+def _valid_codes(size: int) -> bytes:
+    """Every code a square may hold for an alphabet of ``size`` letters: 0 (empty), a letter, a blank."""
+    return bytes([0, *range(1, size + 1), *range(BLANK_FLAG + 1, BLANK_FLAG + size + 1)])
+
+
 # ---- the board ----------------------------------------------------------------------------------
 
 
@@ -154,8 +161,26 @@ class Board:
             raise PositionError(
                 f"a {rules.rows}×{rules.cols} board has {size} squares, not {len(self._codes)}"
             )
+        self._check_codes()
         if check:
             self.validate()
+
+    def _check_codes(self) -> None:
+        """Raise PositionError unless every square is empty or a letter of the alphabet (with or
+        without the blank flag): checked even when ``check`` is off, since nothing can read a
+        square holding another code."""
+        size = len(self.rules.alphabet)
+        if not self._codes.translate(None, _valid_codes(size)):
+            return
+        cols = self.rules.cols
+        index = next(
+            i for i, code in enumerate(self._codes) if code and not 1 <= (code & ~BLANK_FLAG) <= size
+        )
+        square, code = square_name(index // cols, index % cols), self._codes[index]
+        raise PositionError(
+            f"square {square}: code {code} is not a letter of the {self.rules.name} alphabet "
+            f"(1 to {size}, or {BLANK_FLAG} + that for a blank)"
+        )
 
     # ---- construction ---------------------------------------------------------------------
 
@@ -321,15 +346,7 @@ class Board:
         """Raise PositionError unless every tile is a letter of the alphabet. Tiles that are not
         connected to the start square are allowed (an edited board, a position from another
         program): :func:`floating_tiles` finds them and :func:`position_warnings` reports them."""
-        rules = self.rules
-        size = len(rules.alphabet)
-        cols = rules.cols
-        for index, code in enumerate(self._codes):
-            if code and not 1 <= (code & ~BLANK_FLAG) <= size:
-                raise PositionError(
-                    f"square {square_name(index // cols, index % cols)}: code {code} is not a letter of "
-                    f"the {rules.name} alphabet"
-                )
+        self._check_codes()
 
 
 def floating_tiles(board: Board) -> list[tuple[int, int]]:

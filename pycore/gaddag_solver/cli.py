@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import dataclasses
 import itertools
 import json
@@ -21,10 +22,11 @@ from .formats.cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
 from .move import EXCHANGE, PASS, Move
-from .rack import Rack
+from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, get_solver
 from .unseen import Unseen, unseen
+from .wordlist import LINE_BREAK_BYTES
 
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
@@ -331,20 +333,54 @@ class _Lexicons:
         return self.loaded[name]
 
 
-def _read_text(path: str) -> str:
+def _text_lines(path: str) -> list[str | UnicodeDecodeError]:
+    """The lines of a text file ('-': stdin), ends LF, CRLF or CR, a UTF-8 byte order mark at the
+    start skipped. Each line is decoded on its own: one that is not UTF-8 is its UnicodeDecodeError
+    (see :func:`_not_text`), so a bad byte spoils only its own line."""
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+        stdin = sys.stdin
+        data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    lines = LINE_BREAK_BYTES.split(data.removeprefix(codecs.BOM_UTF8))
+    if lines[-1] == b"":
+        lines.pop()
+    decoded: list[str | UnicodeDecodeError] = []
+    for raw in lines:
+        try:
+            decoded.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            decoded.append(exc)
+    return decoded
+
+
+def _not_text(error: UnicodeDecodeError) -> str:
+    """What is wrong with a line that is not UTF-8 text, and where in the line."""
+    return f"not UTF-8 text (byte 0x{error.object[error.start]:02x} at column {error.start + 1})"
 
 
 def _board_position(path: str, rack_text: str | None, rules: Rules) -> tuple[Board, Rack]:
-    """A board file in the grid form; the rack is --rack or the line after the board."""
-    lines = ["".join(line.split()) for line in _read_text(path).splitlines()]
-    lines = [line for line in lines if line]
+    """A board file in the grid form; the rack is --rack or the line after the board, not both."""
+    lines = []
+    for number, line in enumerate(_text_lines(path), 1):
+        if isinstance(line, UnicodeDecodeError):
+            raise PositionError(f"{path}: line {number}: {_not_text(line)}; a board file is text")
+        if "\0" in line:
+            raise PositionError(f"{path}: line {number}: a NUL byte; a board file is text")
+        if squares := "".join(line.split()):
+            lines.append(squares)
     if len(lines) == rules.rows + 1:  # positions.txt blocks: the rack follows the board
         last = lines.pop()
-        rack_text = last if rack_text is None else rack_text
+        if rack_text is not None:
+            raise PositionError(
+                f"{path}: {rules.rows} board rows and a rack ({last!r}), and --rack gives the rack too: "
+                "give the rack in one place"
+            )
+        try:
+            return Board.from_rows(lines, rules), Rack(last, rules)
+        except RackError as exc:
+            raise RackError(f"{path}: the line after the board is read as the rack: {exc}") from None
     if rack_text is None:
         raise PositionError(f"{path}: give the rack with --rack (or on the line after the board)")
     return Board.from_rows(lines, rules), Rack(rack_text, rules)
@@ -626,11 +662,13 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
     results: list[dict[str, Any]] = []  # for --format json: one array at the end
     if fmt == "tsv":
         print(_tsv_header(True, args.words, _valued(args)))
-    for number, line in enumerate(_read_text(args.batch).splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
+    for number, line in enumerate(_text_lines(args.batch), 1):
+        if isinstance(line, str) and (not line.strip() or line.lstrip().startswith("#")):
             continue
         moves: list[Move] = []
         try:
+            if isinstance(line, UnicodeDecodeError):
+                raise PositionError(_not_text(line))
             position = parse_cgp(line, rules)
             lexicon = lexicons.get(position.lexicon)
             solved, moves = _solve_position(
@@ -692,7 +730,7 @@ def _add_solve_parser(sub: Any) -> None:
         "--board",
         metavar="FILE",
         help="the board as a grid: one line per row, '.' empty, letters, lower case for blanks "
-        "('-' reads stdin); the rack may follow as the last line",
+        "('-' reads stdin); the rack may follow as the last line, unless --rack gives it",
     )
     source.add_argument("--cgp", metavar="LINE", help="the position as one CGP line")
     source.add_argument(

@@ -20,6 +20,7 @@ from .rules import Rules, available_rules
 from .wordlist import FilterReport, WordListError, filter_words, read_entries
 
 WILDCARDS = frozenset("?.")
+MAX_NAME_BYTES = 255  # the source name a .gaddag header holds (docs/gaddag-format.md)
 Log = Callable[[str], None]
 
 
@@ -263,10 +264,7 @@ def build_gaddag(
         codes = "\0".join(kept).translate(table).encode("latin-1")
     else:
         codes = b"\0".join(alphabet.encode(word) for word in kept)
-    if "\0" in name:
-        raise LexiconBuildError(f"{source}: the lexicon name cannot contain a NUL character")
-    # at most 255 bytes, cut at a character boundary (the loader requires well-formed UTF-8)
-    name_bytes = name.encode("utf-8", "replace")[:255].decode("utf-8", "ignore").encode()
+    name_bytes = _name_bytes(name, source)
     build_started = time.perf_counter()
     try:
         data, stats = core.build(
@@ -290,8 +288,41 @@ def build_gaddag(
     )
 
 
+def _name_bytes(name: str, source: str) -> bytes:
+    """The lexicon name as stored: UTF-8, at most MAX_NAME_BYTES bytes, no NUL; anything else is
+    refused (it used to be cut, or spoiled to '?', without a word)."""
+    try:
+        encoded = name.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: bytes of a command line that are not UTF-8
+        raise LexiconBuildError(
+            f"{source}: the lexicon name {name!r} is not valid UTF-8 (at character {exc.start + 1}); "
+            "give --name (the default is the output file's name)"
+        ) from None
+    if "\0" in name:
+        raise LexiconBuildError(f"{source}: the lexicon name cannot contain a NUL character")
+    if len(encoded) > MAX_NAME_BYTES:
+        raise LexiconBuildError(
+            f"{source}: the lexicon name is {len(encoded)} bytes of UTF-8; "
+            f"a lexicon stores at most {MAX_NAME_BYTES}"
+        )
+    return encoded
+
+
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def _check_output(output_path: Path) -> None:
+    """Refuse an output that cannot be the file to write: a folder, or a file in a folder that
+    does not exist (it is not created: a mistyped path should not make folders)."""
+    if output_path.is_dir():
+        raise LexiconBuildError(
+            f"{output_path}: is a folder; give the file to write, e.g. {output_path / 'NAME.gaddag'}"
+        )
+    folder = output_path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist (make it first)"
+        raise LexiconBuildError(f"{output_path}: the folder {folder} {what}")
 
 
 def build_lexicon_file(
@@ -311,6 +342,7 @@ def build_lexicon_file(
     ruleset = Rules.load(rules)
     input_path = Path(input_path)
     output_path = Path(output_path)
+    _check_output(output_path)
     try:
         entries, unit = read_entries(input_path)
     except WordListError as exc:
@@ -326,10 +358,14 @@ def build_lexicon_file(
         unit=unit,
         log=log,
     )
-    output_path.parent.mkdir(parents=True, exist_ok=True)
     partial = output_path.with_name(output_path.name + ".partial")
-    partial.write_bytes(data)
-    os.replace(partial, output_path)
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, output_path)
+    except OSError:
+        if partial.is_file():
+            partial.unlink()
+        raise
     if log:
         for line in report.summary_lines():
             log(line)

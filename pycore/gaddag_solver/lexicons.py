@@ -137,6 +137,14 @@ def resolve_lexicon(name_or_path: str | os.PathLike[str]) -> Path:
     dirs = lexicon_dirs()
     is_path = _is_path(text)
     name = text[: -len(SUFFIX)] if text.endswith(SUFFIX) else text
+    # a folder where the file was looked for (``x.gaddag/``): say so, not "no lexicon named x"
+    folders = [Path(text).expanduser()] if is_path or text.endswith(SUFFIX) else []
+    folders += [] if is_path or not name else [folder / f"{name}{SUFFIX}" for folder in dirs]
+    for folder in folders:
+        if folder.is_dir():
+            raise LexiconNotFoundError(
+                f"{folder} is a folder, not a lexicon file", name=name, searched=tuple(dirs), available=()
+            )
     available = tuple(available_lexicons())
     where = ", ".join(str(folder) for folder in dirs)
     have = ", ".join(available) if available else "none"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .alphabet import AlphabetError, split_keeping
+from .alphabet import AlphabetError, shown, split_keeping
 from .board import PositionError, letter_tokens, written
 from .rules import Rules
 
@@ -37,7 +37,7 @@ class Rack:
         tiles = parse_tiles(text, rules)
         if len(tiles) > rules.rack_size:
             raise RackError(
-                f"rack {''.join(map(written, tiles))!r} has {len(tiles)} tiles; "
+                f"rack {shown(''.join(map(written, tiles)))!r} has {len(tiles)} tiles; "
                 f"the {rules.name} rack holds at most {rules.rack_size}"
             )
         self.tiles: tuple[str, ...] = tuple(tiles)

@@ -19,6 +19,7 @@ nothing, whatever its character (Эрудит and Words With Friends have a plai
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,16 @@ MAX_SIDE = 32
 MAX_EXCHANGE_MINIMUM = 1000
 MAX_SCORELESS_TURNS = 100
 MAX_GOING_OUT_MULTIPLE = 10
+#: Bounds of the C core (csrc/gaddag_solver.h; tests/test_rules.py checks that they agree): the
+#: longest rack (GD_MAX_DIM), a tile's value, the bingo bonus, the tiles of a set (GD_MAX_TILES)
+#: and of one letter, and the most a play may score (GD_MAX_SCORE), which keeps equities and game
+#: totals far inside 32 bits. :meth:`Rules.score_ceiling` is what a ruleset's plays can score.
+MAX_RACK = 32
+MAX_TILE_VALUE = 10_000
+MAX_BINGO_BONUS = 100_000
+MAX_TILES = 1024
+MAX_TILES_OF_A_LETTER = 255
+MAX_SCORE = 1_000_000
 PREMIUM_CHARS = ".dtqDTQ"
 LETTER_MULTIPLIERS: Mapping[str, int] = {"d": 2, "t": 3, "q": 4}
 WORD_MULTIPLIERS: Mapping[str, int] = {"D": 2, "T": 3, "Q": 4}
@@ -247,8 +258,8 @@ class Rules:
                 f"is true, but the start square {list(start)} is {start_char!r}, not 'D'",
             )
 
-        rack_size = _int(source, "rack_size", data["rack_size"], 1)
-        bingo_bonus = _int(source, "bingo_bonus", data["bingo_bonus"], 0)
+        rack_size = _int(source, "rack_size", data["rack_size"], 1, MAX_RACK)
+        bingo_bonus = _int(source, "bingo_bonus", data["bingo_bonus"], 0, MAX_BINGO_BONUS)
         exchange_minimum = _int(source, "exchange_minimum", data["exchange_minimum"], 0, MAX_EXCHANGE_MINIMUM)
         scoreless_turns = _int(source, "scoreless_turns", data["scoreless_turns"], 1, MAX_SCORELESS_TURNS)
         going_out_bonus = _int(source, "going_out_bonus", data["going_out_bonus"], 0, MAX_GOING_OUT_MULTIPLE)
@@ -272,11 +283,17 @@ class Rules:
             if letter in letters:
                 _fail(source, field, f"letter {letter!r} appears twice")
             letters.append(letter)
-            values.append(_int(source, f"{field} value of {letter!r}", entry[1], 0))
-            counts.append(_int(source, f"{field} count of {letter!r}", entry[2], 0))
+            values.append(_int(source, f"{field} value of {letter!r}", entry[1], 0, MAX_TILE_VALUE))
+            counts.append(_int(source, f"{field} count of {letter!r}", entry[2], 0, MAX_TILES_OF_A_LETTER))
 
-        blanks = _int(source, "blanks", data["blanks"], 0)
-        blank_value = _int(source, "blank_value", data["blank_value"], 0)
+        blanks = _int(source, "blanks", data["blanks"], 0, MAX_TILES_OF_A_LETTER)
+        blank_value = _int(source, "blank_value", data["blank_value"], 0, MAX_TILE_VALUE)
+        if sum(counts) + blanks > MAX_TILES:
+            _fail(
+                source,
+                "letters, blanks",
+                f"{sum(counts) + blanks} tiles in all; a set has at most {MAX_TILES}",
+            )
 
         fold_data = data["fold"]
         if not isinstance(fold_data, Mapping):
@@ -311,7 +328,7 @@ class Rules:
                 _fail(source, field, f"vowel {vowel!r} appears twice")
             vowels.append(vowel)
 
-        return cls(
+        rules = cls(
             name=name,
             title=title,
             language=language,
@@ -334,6 +351,16 @@ class Rules:
             default_lexicon=default_lexicon,
             vowels=tuple(vowels),
         )
+        ceiling = rules.score_ceiling()
+        if ceiling > MAX_SCORE:
+            _fail(
+                source,
+                "letters, blank_value, layout, bingo_bonus",
+                f"a play could score up to {ceiling:,} points under these rules (the highest tile value "
+                f"{max(*values, blank_value)} on the best premiums, plus the bonus), more than the core's "
+                f"limit of {MAX_SCORE:,}: lower the tile values, the premiums or the bonus",
+            )
+        return rules
 
     def to_dict(self) -> dict[str, Any]:
         """The ruleset in the JSON schema; ``Rules.from_dict(r.to_dict()) == r``."""
@@ -385,6 +412,26 @@ class Rules:
         elif 1 <= code <= len(self.values):
             return self.values[code - 1]
         raise RulesError(f"{self.name}: letter code {code} is outside 1..{len(self.values)}")
+
+    def score_ceiling(self) -> int:
+        """The most a play can score, as the core bounds it (csrc/crossset.c, score_ceiling): a play
+        places k ≤ min(rack_size, longest_line) tiles; its main word holds at most k new tiles at
+        the highest letter premium and the rest of a line at face value, times the product of the
+        k highest word premiums of some line; each new tile forms at most one cross-word, of at most
+        a line, at the highest word premium; plus the bingo bonus."""
+        value = max((*self.values, self.blank_value))
+        longest = self.longest_line
+        tiles = min(self.rack_size, longest)
+        squares = [(r, c) for r in range(self.rows) for c in range(self.cols)]
+        letter_premium = max(self.letter_multiplier(r, c) for r, c in squares)
+        word_premium = max(self.word_multiplier(r, c) for r, c in squares)
+        rows = [[self.word_multiplier(r, c) for c in range(self.cols)] for r in range(self.rows)]
+        line_product = max(
+            math.prod(sorted(line, reverse=True)[:tiles]) for line in [*rows, *zip(*rows, strict=True)]
+        )
+        main_letters = tiles * letter_premium + longest - tiles
+        cross_letters = tiles * (letter_premium + longest - 1) * word_premium
+        return value * (main_letters * line_product + cross_letters) + self.bingo_bonus
 
     def _premium(self, row: int, col: int) -> str:
         if not (0 <= row < self.rows and 0 <= col < self.cols):

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _core_api as core
-from .alphabet import BLANK_FLAG
+from .alphabet import BLANK_FLAG, shown
 from .board import Board, PositionError, PositionWarning, position_warnings, written
 from .lexicon import Lexicon
 from .move import ACROSS, DOWN, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG, PLAY, Move
@@ -80,6 +80,21 @@ class Valuation:
     by_equity: bool
 
 
+def expect(value: object, name: str, types: type | tuple[type, ...], what: str) -> None:
+    """Raise TypeError naming the argument and what it should be, unless ``value`` is one of
+    ``types`` (a bool is not taken for a number)."""
+    allowed = types if isinstance(types, tuple) else (types,)
+    if isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed):
+        return
+    given = type(value).__name__ + (f" {shown(value)!r}" if isinstance(value, str) else "")
+    raise TypeError(f"{name} must be {what}, not {given}")
+
+
+def _check_lexicon_and_rules(lexicon: object, rules: object) -> None:
+    expect(lexicon, "lexicon", Lexicon, "a Lexicon (Lexicon.load(path))")
+    expect(rules, "rules", (Rules, type(None)), "a Rules (Rules.load(name)) or None for english")
+
+
 class LexiconMismatchError(ValueError):
     """The lexicon was built for another alphabet than the ruleset's."""
 
@@ -95,6 +110,33 @@ def check_alphabets(lexicon: Lexicon, rules: Rules) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _SolverState:
+    """What a Solver keeps between calls for one ruleset, apart from the lexicon: the core's
+    rules, the workspace and the lock that serializes its use, and the letter tables."""
+
+    rules: Rules
+    core_rules: Any
+    workspace: core.Workspace
+    lock: threading.Lock
+    word_text: list[str]  # record code (with flags) -> the letter as written in a word
+    tile_text: list[tuple[str, bool]]  # ... -> the letter as a placed tile, and whether a blank
+
+    @classmethod
+    def create(cls, rules: Rules) -> _SolverState:
+        alphabet = rules.alphabet
+        word_text: list[str] = [""] * 256
+        tile_text: list[tuple[str, bool]] = [("", False)] * 256
+        for code in range(256):
+            letter_code = code & _LETTER_MASK
+            if 1 <= letter_code <= len(alphabet):
+                letter = alphabet.letters[letter_code - 1]
+                blank = bool(code & BLANK_FLAG)
+                word_text[code] = letter.lower() if blank else letter
+                tile_text[code] = (letter, blank)
+        return cls(rules, core_rules(rules), core.new_workspace(), threading.Lock(), word_text, tile_text)
+
+
 class Solver:
     """Move generation for one lexicon and ruleset, reusing the core's workspace between calls.
 
@@ -103,26 +145,26 @@ class Solver:
     """
 
     def __init__(self, lexicon: Lexicon, rules: Rules | None = None) -> None:
+        _check_lexicon_and_rules(lexicon, rules)
         self.lexicon = lexicon
-        self.rules = rules if rules is not None else Rules.load("english")
-        check_alphabets(lexicon, self.rules)
-        self._rules = core_rules(self.rules)
+        rules = rules if rules is not None else Rules.load("english")
+        check_alphabets(lexicon, rules)
         core.ensure_walk_index(lexicon._core)  # once per lexicon: what generation reads
-        self._workspace = core.new_workspace()
-        self._lock = threading.Lock()
-        alphabet = self.rules.alphabet
-        # record code (with flags) -> the letter as written in a word / as a placed tile
-        self._word_text: list[str] = [""] * 256
-        self._tile_text: list[tuple[str, bool]] = [("", False)] * 256
-        for code in range(256):
-            letter_code = code & _LETTER_MASK
-            if 1 <= letter_code <= len(alphabet):
-                letter = alphabet.letters[letter_code - 1]
-                blank = bool(code & BLANK_FLAG)
-                self._word_text[code] = letter.lower() if blank else letter
-                self._tile_text[code] = (letter, blank)
+        self._adopt(_SolverState.create(rules))
+
+    def _adopt(self, state: _SolverState) -> None:
+        """Work in ``state``: the ruleset, the core's rules, workspace and lock, the letter tables."""
+        self._state = state
+        self.rules = state.rules
+        self._rules = state.core_rules
+        self._workspace = state.workspace
+        self._lock = state.lock
+        self._word_text = state.word_text
+        self._tile_text = state.tile_text
 
     def _position(self, board: Board | str, rack: Rack | str) -> tuple[Board, Rack]:
+        expect(board, "board", (Board, str), "a Board or the board as text")
+        expect(rack, "rack", (Rack, str), 'a Rack or the tiles as text ("AEINRS?")')
         if isinstance(board, str):
             board = Board.from_text(board, self.rules)
         if isinstance(rack, str):
@@ -195,6 +237,7 @@ class Solver:
         (cut when sorting). ``valuation`` (from :meth:`valuation`) adds equity, exchanges and the
         pass; without it, plays are valued by score alone."""
         board, rack = self._position(board, rack)
+        expect(top, "top", (int, type(None)), "a whole number or None (every move)")
         if top is not None and top < 0:
             raise ValueError(f"top must be at least 0, not {top}")
         top_n = top if top and top <= TOP_IN_CORE else 0
@@ -266,6 +309,7 @@ class Solver:
     ) -> tuple[Board, Rack, Valuation | None]:
         """The position checked, its warnings given (``warn``), and its :meth:`valuation`."""
         board, rack = self._position(board, rack)
+        expect(bag, "bag", (int, type(None)), "a whole number of tiles or None")
         if warn:
             for message in position_warnings(board, rack, self.rules):
                 warnings.warn(message, PositionWarning, stacklevel=stacklevel + 1)
@@ -324,6 +368,7 @@ class Solver:
         opponent_rack: Rack | str | None = None,
     ) -> tuple[int, list[Move]]:
         """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
+        expect(top, "top", (int, type(None)), "a whole number or None (every move)")
         board, rack, valuation = self._valued_position(
             board, rack, warn, stacklevel, leaves, equity, exchanges, bag, opponent_rack
         )
@@ -501,19 +546,28 @@ def _read_run(path: Path) -> Iterator[Record]:
             yield from MOVE_RECORD.iter_unpack(block)
 
 
-_solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, Solver]] = weakref.WeakKeyDictionary()
+# The cache keeps a Solver's state (_SolverState), never the lexicon: a value that kept its weak
+# key alive would never be dropped, and every lexicon ever solved with would stay in memory.
+_solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, _SolverState]] = weakref.WeakKeyDictionary()
 _solvers_lock = threading.Lock()
 
 
 def get_solver(lexicon: Lexicon, rules: Rules | None = None) -> Solver:
-    """A cached Solver for this lexicon and ruleset (kept while the lexicon is alive)."""
+    """A Solver for this lexicon and ruleset sharing its workspace (and lock) with every other one
+    made here for them. The cache lives as long as the lexicon and does not keep it alive."""
+    _check_lexicon_and_rules(lexicon, rules)
     rules = rules if rules is not None else Rules.load("english")
     with _solvers_lock:
         per_lexicon = _solvers.setdefault(lexicon, {})
-        solver = per_lexicon.get(rules)
-        if solver is None:
-            solver = per_lexicon[rules] = Solver(lexicon, rules)
-        return solver
+        state = per_lexicon.get(rules)
+        if state is None:
+            solver = Solver(lexicon, rules)
+            per_lexicon[rules] = solver._state
+            return solver
+    solver = Solver.__new__(Solver)
+    solver.lexicon = lexicon
+    solver._adopt(state)
+    return solver
 
 
 def solve(

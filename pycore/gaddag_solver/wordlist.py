@@ -10,13 +10,20 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .alphabet import Alphabet, AlphabetError
+from .alphabet import Alphabet, AlphabetError, shown
 
 EXAMPLES_KEPT = 5
 # Line ends: LF, CRLF or a lone CR, and nothing else (str.splitlines would also split at form
 # feeds, U+0085, U+2028... and so miscount the line numbers in messages).
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+# What is stripped around an entry: spaces and tabs, and Unicode's space, line and paragraph
+# separators (Zs, Zl, Zp). str.strip() would also strip control characters (U+001C..U+001F,
+# U+0085, vertical tab, form feed) and so take "\x1fCAT" for CAT; here they stay, and the word is
+# skipped as a bad one.
+BLANKS = "\t \u00a0\u1680\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029"
 
 
 class WordListError(ValueError):
@@ -38,12 +45,14 @@ class FilterReport:
     def describe_skips(self) -> list[str]:
         lines = []
         if self.bad_letters:
-            examples = "; ".join(f"{self.unit} {n}: {word!r} ({why})" for n, word, why in self.bad_examples)
+            examples = "; ".join(
+                f"{self.unit} {n}: {shown(word)!r} ({why})" for n, word, why in self.bad_examples
+            )
             lines.append(
                 f"skipped {self.bad_letters} word(s) with letters outside the alphabet, e.g. {examples}"
             )
         if self.too_long:
-            examples = ", ".join(f"{self.unit} {n}: {word}" for n, word in self.too_long_examples)
+            examples = ", ".join(f"{self.unit} {n}: {shown(word)}" for n, word in self.too_long_examples)
             lines.append(
                 f"skipped {self.too_long} word(s) longer than the longest board line, e.g. {examples}"
             )
@@ -96,9 +105,9 @@ def filter_words(
     """
     report = FilterReport(unit=unit)
     kept: list[str] = []
-    normalized = alphabet.normalize("\n".join(entry.strip() for entry in entries)).split("\n")
+    normalized = alphabet.normalize("\n".join(entry.strip(BLANKS) for entry in entries)).split("\n")
     if len(normalized) != len(entries):  # an entry held a line break of its own; go one by one
-        normalized = [alphabet.normalize(entry.strip()) for entry in entries]
+        normalized = [alphabet.normalize(entry.strip(BLANKS)) for entry in entries]
     simple = alphabet.single_characters
     if simple:
         letters = "".join(alphabet.letters)
@@ -117,7 +126,7 @@ def filter_words(
             except AlphabetError as exc:
                 report.bad_letters += 1
                 if len(report.bad_examples) < EXAMPLES_KEPT:
-                    report.bad_examples.append((number, entries[number - 1].strip(), str(exc)))
+                    report.bad_examples.append((number, entries[number - 1].strip(BLANKS), str(exc)))
                 continue
         if length > max_length:
             report.too_long += 1

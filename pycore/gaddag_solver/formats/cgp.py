@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..alphabet import AlphabetError
+from ..alphabet import AlphabetError, shown
 from ..board import Board, PositionError, letter_tokens, square_name, tile_code, written
 from ..rack import Rack
 from ..rules import Rules
@@ -86,7 +86,7 @@ def parse_cgp(line: str, rules: Rules) -> Position:
         zero_turns = int(head)
     elif "/" in head:
         raise CgpError(f"CGP scores: {head!r} is not PLAYER/OPPONENT (two integers)")
-    opcodes = _parse_opcodes(rest)
+    opcodes = _parse_opcodes(rest, line)
     return Position(board, rack, opponent, scores, zero_turns, opcodes)
 
 
@@ -111,9 +111,12 @@ def _parse_board(text: str, rules: Rules) -> Board:
                 if len(following) == 1 and following.isascii() and following.isdigit():
                     continue
                 run = int(digits)
+                if digits.startswith("0"):  # "0", and "05" as well: a run is written as a plain number
+                    what = (
+                        "a run of 0 empty squares" if run == 0 else f"a run written {digits!r}, write {run}"
+                    )
+                    raise CgpError(f"CGP board row {r + 1}, column {col + 1}: {what}")
                 digits = ""
-                if run == 0:
-                    raise CgpError(f"CGP board row {r + 1}, column {col + 1}: a run of 0 empty squares")
                 col += run
                 if col > rules.cols:
                     break
@@ -165,9 +168,10 @@ def _parse_racks(text: str, rules: Rules) -> tuple[Rack, Rack | None]:
     return rack, opponent
 
 
-def _parse_opcodes(text: str) -> dict[str, str]:
+def _parse_opcodes(text: str, line: str) -> dict[str, str]:
     """``name args; name args;`` → {name: args}. Semicolons inside double quotes do not end an
-    opcode; the final semicolon may be left out."""
+    opcode; the semicolon of a lone opcode may be left out (``lex NWL20``), but text after the
+    last semicolon of several is refused with its column in ``line``."""
     opcodes: dict[str, str] = {}
     current = ""
     quoted = False
@@ -183,6 +187,13 @@ def _parse_opcodes(text: str) -> dict[str, str]:
     if quoted:
         raise CgpError("CGP opcodes: a double quote is not closed")
     if current.strip():
+        if pieces:
+            junk = current.strip()
+            column = len(line.rstrip()) - len(junk) + 1
+            raise CgpError(
+                f"CGP opcodes: {shown(junk)!r} at column {column} follows the last opcode's ';' "
+                "(each opcode ends with ';')"
+            )
         pieces.append(current)
     for piece in pieces:
         piece = piece.strip()

@@ -347,6 +347,14 @@ class Replay:
         if turn.rack is not None and leave_tiles(turn.rack.tiles, used) is None:
             turn.rack_mismatch = True
             turn.problems.append(f"the rack {turn.rack} does not hold the tiles played ({move.tiles_used})")
+        if len(used) > rules.rack_size:  # no rack holds them: the scorer refuses such a play
+            turn.problems.append(
+                f"{event.coord} {event.word} places {len(used)} tiles, more than a rack of "
+                f"{rules.rack_size} holds: the file's score {event.score} is kept unchecked"
+            )
+            turn.move = dataclasses.replace(move, score=event.score, leave="")
+            turn.score = event.score
+            return board.play(turn.move)
         words = move.words
         score = sum(points for _word, points in words) + (
             rules.bingo_bonus if len(used) == rules.rack_size else 0
