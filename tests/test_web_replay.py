@@ -111,6 +111,8 @@ def test_stepping_through_a_game_shows_the_native_review(
         page.page.set_input_files("#gcg-file", str(path))
         wait_review(page)
         assert page.page.locator("#replay-turn").is_visible()
+        # the focus went from the file picker to the turn buttons: the keys work at once
+        assert page.page.evaluate("document.activeElement.id") == "replay-next"
         for index, turn in enumerate(replay.turns):
             shown = shown_turn(page)
             assert shown["step"] == index
@@ -139,9 +141,11 @@ def test_stepping_through_a_game_shows_the_native_review(
                     if index == 3:
                         page.shot("replay-best.png")
             if index == 0:
-                page.page.click("#replay-next")  # the button ...
+                page.page.keyboard.press("ArrowRight")  # the focus on a button: the key works
+            elif index == 1:
+                page.page.click("#replay-next")  # the button
             else:
-                key(page, "ArrowRight")  # ... and the key
+                key(page, "ArrowRight")  # the key, with nothing focused
         shown = shown_turn(page)
         assert shown["step"] == len(replay.turns) and shown["pos"].startswith("End")
         assert page.board_rows() == replay.board.to_rows()
@@ -309,6 +313,16 @@ def test_replay_on_a_phone(browser: object, server: str) -> None:
         page.page.click("#replay-next")
         width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width
+        # with the board in view, the turn buttons are too (kept at the foot of the screen)
+        page.page.evaluate("window.scrollTo(0, 0)")
+        box = page.page.locator("#replay-next").bounding_box()
+        assert box["y"] + box["height"] <= 900 and box["x"] + box["width"] <= 390, box
+        page.page.click("#replay-next")
+        assert shown_turn(page)["step"] == 2
+        page.page.screenshot(path=str(test_web_e2e.ARTIFACTS / "replay-phone-top.png"))
         page.shot("replay-phone.png")
+        page.page.click("#replay-close")
+        assert page.page.locator("#replay").is_hidden()
+        assert page.page.evaluate("document.body.classList.contains('replaying')") is False
     finally:
         page.close()

@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 /** True when a key press belongs to a field (or the board, or the move list), not the replay. */
 function typingTarget(target) {
-  return Boolean(target?.closest?.("input, textarea, select, button, [contenteditable], .results, .board-wrap"));
+  return Boolean(target?.closest?.("input, textarea, select, [contenteditable], .results, .board-wrap"));
 }
 
 export class ReplayPanel {
@@ -44,6 +44,7 @@ export class ReplayPanel {
     $("replay-prev").addEventListener("click", () => this.go(this.step - 1));
     $("replay-next").addEventListener("click", () => this.go(this.step + 1));
     $("replay-last").addEventListener("click", () => this.go(Infinity));
+    $("replay-close").addEventListener("click", () => this.close());
     for (const which of ["made", "best"]) {
       $(`replay-show-${which}`).addEventListener("click", () => {
         this.showing = which;
@@ -130,9 +131,25 @@ export class ReplayPanel {
     this.step = keepStep ? Math.min(this.step, this.last) : 0;
     this.showing = "made";
     box.hidden = false;
+    document.body.classList.add("replaying");
     this.renderGame();
     this.render();
+    // the keys step at once (not while the focus stays in the file picker or the text box)
+    const focus = document.activeElement;
+    if (!focus || focus === document.body || $("replay-box").contains(focus)) {
+      const next = $("replay-next").disabled ? $("replay-prev") : $("replay-next");
+      next.focus({ preventScroll: true });
+    }
     this.hooks.onLoaded?.();
+  }
+
+  /** Put the game away (the board keeps the position on show). */
+  close() {
+    this.seq++;
+    this.review = null;
+    this.source = null;
+    $("replay").hidden = true;
+    document.body.classList.remove("replaying");
   }
 
   // ---- stepping ---------------------------------------------------------------------------------
@@ -152,7 +169,7 @@ export class ReplayPanel {
 
   onKey(event) {
     if (!this.review || $("replay").hidden || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typingTarget(event.target) && !event.target.closest?.(".replay-nav")) return;
+    if (typingTarget(event.target)) return;
     const steps = {
       ArrowLeft: () => this.step - 1,
       ArrowRight: () => this.step + 1,
