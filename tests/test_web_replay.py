@@ -326,3 +326,26 @@ def test_replay_on_a_phone(browser: object, server: str) -> None:
         assert page.page.evaluate("document.body.classList.contains('replaying')") is False
     finally:
         page.close()
+
+
+def test_a_file_dropped_on_the_page_is_opened(browser: object, server: str) -> None:
+    page = fresh_page(browser, server)
+    try:
+        text = (GAMES / "quackle_boys_2006.gcg").read_text()
+        page.page.evaluate(
+            """(text) => {
+                const transfer = new DataTransfer();
+                transfer.items.add(new File([text], "dropped.gcg", { type: "text/plain" }));
+                const target = document.querySelector("#board");
+                const options = { dataTransfer: transfer, bubbles: true, cancelable: true };
+                for (const type of ["dragover", "drop"]) target.dispatchEvent(new DragEvent(type, options));
+            }""",
+            text,
+        )
+        review = wait_review(page)
+        assert review["title"] == "2006 Human vs. Computer Showdown Round 1"
+        assert page.page.url == page.url  # the browser did not open the file instead
+        assert "reviewed in" in page.page.inner_text("#replay-status")
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -27,6 +27,7 @@ export class ReplayPanel {
     this.showing = "made"; // which move is drawn on the board: "made" or "best"
     this.source = null; // {data, name} or {gcg}: what was opened, to review again
     this.seq = 0;
+    this.ms = 0; // how long the last review took, asked to answered
     this.downloadUrl = null;
     this.wire();
   }
@@ -115,6 +116,7 @@ export class ReplayPanel {
     if (this.source.data) payload.data = this.source.data.slice(0); // a copy goes to the worker
     else payload.gcg = this.source.gcg;
     let answer;
+    const started = performance.now();
     try {
       answer = await this.hooks.request("review_gcg", payload);
     } catch (error) {
@@ -128,6 +130,7 @@ export class ReplayPanel {
     if (seq !== this.seq) return;
     box.removeAttribute("aria-busy");
     this.review = answer.result;
+    this.ms = performance.now() - started;
     this.step = keepStep ? Math.min(this.step, this.last) : 0;
     this.showing = "made";
     box.hidden = false;
@@ -188,7 +191,8 @@ export class ReplayPanel {
     const review = this.review;
     const names = review.players.map((p) => p.nick).join(" v ") || "?";
     const lexicon = `lexicon ${review.lexicon}, leaves ${review.leaves || "none"}`;
-    $("replay-status").textContent = `${review.title || names}: ${review.turns.length} events · ${lexicon}`;
+    $("replay-status").textContent =
+      `${review.title || names}: ${review.turns.length} events · ${lexicon} · reviewed in ${Math.round(this.ms)} ms`;
     const notes = [];
     if (review.suggested_lexicon && review.suggested_lexicon !== review.lexicon) {
       notes.push(
