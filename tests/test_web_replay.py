@@ -349,3 +349,21 @@ def test_a_file_dropped_on_the_page_is_opened(browser: object, server: str) -> N
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_the_lexicon_a_file_names_is_offered(browser: object, server: str) -> None:
+    page = Page(browser, server).open()
+    try:
+        open_position(page, EMPTY, "", lexicon={"english": "enable"})
+        page.page.click("#replay-box summary")
+        page.page.set_input_files("#gcg-file", str(GAMES / "club_night.gcg"))  # #lexicon CSW19
+        assert wait_review(page)["lexicon"] == "enable"
+        page.page.click("#replay-next")
+        page.page.click("#replay-use-lexicon")
+        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'sowpods'")
+        assert page.page.input_value("#lexicon-select") == "sowpods"
+        assert shown_turn(page)["step"] == 1  # at the same turn
+        assert page.page.locator("#replay-lexicon-note").is_hidden()
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -707,6 +707,12 @@ const replay = new ReplayPanel({
   showPosition: showReplayed,
   playedGame: () => ({ events: state.game?.rules === rules.name ? state.game.events : [] }),
   onLoaded: () => resetGame(),
+  canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),
+  useLexicon: (name) => {
+    hideError("lexicon");
+    setLexicon(name);
+    replay.rerun();
+  },
 });
 
 // ---- CGP ---------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ export class ReplayPanel {
   /**
    * @param {object} hooks request(type, payload) → Promise; context() → {rules, lexicon, leaves};
    *   showPosition(boardRows, rack, tiles): draw a turn on the page's board (tiles: previewed);
-   *   playedGame() → {events} (the plays made on the page); onLoaded(): a game was opened.
+   *   playedGame() → {events} (the plays made on the page); onLoaded(): a game was opened;
+   *   canUseLexicon(name), useLexicon(name): switch to the lexicon a file names (then rerun()).
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -193,15 +194,19 @@ export class ReplayPanel {
     const lexicon = `lexicon ${review.lexicon}, leaves ${review.leaves || "none"}`;
     $("replay-status").textContent =
       `${review.title || names}: ${review.turns.length} events · ${lexicon} · reviewed in ${Math.round(this.ms)} ms`;
-    const notes = [];
-    if (review.suggested_lexicon && review.suggested_lexicon !== review.lexicon) {
-      notes.push(
-        `The file names #lexicon ${review.declared_lexicon} (${review.suggested_lexicon} here); ` +
-          `it was reviewed with ${review.lexicon}: choose ${review.suggested_lexicon} above to review it with that.`,
-      );
+    const note = $("replay-lexicon-note");
+    note.replaceChildren();
+    const wanted = review.suggested_lexicon;
+    if (wanted && wanted !== review.lexicon) {
+      note.append(`The file names #lexicon ${review.declared_lexicon} (${wanted} here); it was reviewed with ${review.lexicon}. `);
+      if (this.hooks.canUseLexicon?.(wanted)) {
+        const button = Object.assign(document.createElement("button"), { type: "button", id: "replay-use-lexicon" });
+        button.textContent = `Review with ${wanted}`;
+        button.addEventListener("click", () => this.hooks.useLexicon(wanted));
+        note.append(button);
+      }
     }
-    $("replay-lexicon-note").textContent = notes.join(" ");
-    $("replay-lexicon-note").hidden = !notes.length;
+    note.hidden = !note.childNodes.length;
     const list = $("replay-warnings");
     list.replaceChildren(
       ...review.warnings.map((warning) => {
