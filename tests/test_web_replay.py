@@ -283,6 +283,9 @@ def test_a_game_played_on_the_page_is_exported(
             played.append(best)
             board = board.play(best)
             assert page.board_rows() == board.to_rows()
+        page.page.click("#clear-board")  # cleared and undone: the moves played come back with the board
+        page.page.click("#undo-clear")
+        assert page.board_rows() == board.to_rows()
         page.page.click("#gcg-export-played")
         page.page.wait_for_function("() => document.querySelector('#gcg-text').value.includes('#player1')")
         text = page.page.input_value("#gcg-text")

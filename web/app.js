@@ -146,6 +146,7 @@ let shown = null; // {list, key, request}: the moves on show
 let solveSeq = 0;
 let lastSolve = null;
 let undoCells = null;
+let undoGame = null; // the moves played here (state.game) before the board was cleared
 
 const board = new BoardView($("board"), $("board-input"), {
   onChange: () => {
@@ -833,6 +834,7 @@ function wire() {
   });
   $("clear-board").addEventListener("click", () => {
     const before = board.cells.slice();
+    const gameBefore = state.game;
     resetGame();
     board.setRows([]);
     state.boards[rules.name] = board.rowsText();
@@ -841,12 +843,14 @@ function wire() {
     positionChanged();
     if (before.some(Boolean)) {
       undoCells = before;
+      undoGame = gameBefore;
       $("undo-clear").hidden = false;
     }
   });
   $("undo-clear").addEventListener("click", () => {
     if (!undoCells) return;
     board.cells = undoCells;
+    if (undoGame) state.game = undoGame; // the moves played on that board come back with it
     board.renderAll();
     state.boards[rules.name] = board.rowsText();
     saveState();
