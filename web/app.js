@@ -1,12 +1,14 @@
 // The page: wires the board editor, the rack, the selectors (rules, lexicon, leave table,
-// exchanges), CGP import/export, the unseen-tiles panel and the move list to the solver worker,
-// and keeps the position across reloads (localStorage).
+// exchanges), CGP import/export, the unseen-tiles panel, the move list and the replay of a
+// recorded game (replay.js) to the solver worker, and keeps the position across reloads
+// (localStorage), with the moves played here (the game exported as GCG).
 //
 // The worker is started first thing, so Pyodide boots while the board is drawn; the main
 // thread never waits on it — a request made before it is ready is answered when it is.
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
@@ -144,6 +146,7 @@ let shown = null; // {list, key, request}: the moves on show
 let solveSeq = 0;
 let lastSolve = null;
 let undoCells = null;
+let undoGame = null; // the moves played here (state.game) before the board was cleared
 
 const board = new BoardView($("board"), $("board-input"), {
   onChange: () => {
@@ -626,6 +629,7 @@ function play(index) {
   const rack = $("rack");
   const kind = list.kind[index];
   if (kind === PASS) {
+    recordPlay(list, index, rack.value);
     board.preview(null);
     setStatus("Passed: the board and the rack are as they were.");
     rack.focus();
@@ -639,6 +643,7 @@ function play(index) {
     }
   }
   for (const [r, c, letter, blank] of tiles) board.cells[board.index(r, c)] = { letter, blank };
+  recordPlay(list, index, rack.value);
   rack.value = removeTiles(rack.value, list.spent(index));
   state.rack = rack.value;
   state.boards[rules.name] = board.rowsText();
@@ -657,6 +662,60 @@ function play(index) {
   rack.focus();
 }
 
+// ---- the game played here, and the replay of a recorded one --------------------------------------
+
+/** The moves played on this page (Play), in order, as web_api.export_gcg takes them: kept since
+ * the board was last cleared, a position imported or a recorded game opened. */
+function recordPlay(list, index, rackBefore) {
+  if (!state.game || state.game.rules !== rules.name) state.game = { rules: rules.name, events: [] };
+  const kind = list.kindName(index);
+  const event = { kind, rack: rackBefore };
+  if (list.kind[index] === EXCHANGE) event.exchanged = list.exchanged(index).map(written).join("");
+  else if (list.kind[index] !== PASS) {
+    event.coord = list.coord(index);
+    event.word = list
+      .parts(index)
+      .map((p) => (p.onBoard ? "." : written(p.blank ? p.letter.toLowerCase() : p.letter)))
+      .join("");
+    event.score = list.score[index];
+  }
+  state.game.events.push(event);
+  saveState();
+}
+
+function resetGame() {
+  state.game = { rules: rules.name, events: [] };
+  saveState();
+}
+
+/** A turn of a recorded game on the board (the move shown as a preview) and its rack. */
+function showReplayed(rows, rack, tiles) {
+  hideUndo();
+  board.setRows(rows);
+  board.preview(tiles);
+  $("rack").value = rack;
+  state.rack = rack;
+  state.boards[rules.name] = board.rowsText();
+  saveState();
+  hideError("board");
+  hideError("rack");
+  positionChanged();
+}
+
+const replay = new ReplayPanel({
+  request,
+  context: () => ({ rules, lexicon, leaves: chosenLeaves() }),
+  showPosition: showReplayed,
+  playedGame: () => ({ events: state.game?.rules === rules.name ? state.game.events : [] }),
+  onLoaded: () => resetGame(),
+  canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),
+  useLexicon: (name) => {
+    hideError("lexicon");
+    setLexicon(name);
+    replay.rerun();
+  },
+});
+
 // ---- CGP ---------------------------------------------------------------------------------------
 
 async function importCgp() {
@@ -671,6 +730,7 @@ async function importCgp() {
   }
   const { result } = answer;
   hideUndo();
+  resetGame();
   board.setRows(result.board);
   $("rack").value = result.rack;
   state.rack = result.rack;
@@ -747,12 +807,14 @@ function wire() {
   $("lexicon-select").addEventListener("change", (event) => {
     hideError("lexicon");
     setLexicon(event.target.value);
+    replay.rerun();
   });
   $("leaves-select").addEventListener("change", (event) => {
     state.leaves[rules.name] = event.target.value;
     saveState();
     preloadLeaves();
     positionChanged();
+    replay.rerun();
   });
   const exchanges = $("exchanges");
   exchanges.checked = Boolean(state.exchanges);
@@ -772,6 +834,8 @@ function wire() {
   });
   $("clear-board").addEventListener("click", () => {
     const before = board.cells.slice();
+    const gameBefore = state.game;
+    resetGame();
     board.setRows([]);
     state.boards[rules.name] = board.rowsText();
     saveState();
@@ -779,12 +843,14 @@ function wire() {
     positionChanged();
     if (before.some(Boolean)) {
       undoCells = before;
+      undoGame = gameBefore;
       $("undo-clear").hidden = false;
     }
   });
   $("undo-clear").addEventListener("click", () => {
     if (!undoCells) return;
     board.cells = undoCells;
+    if (undoGame) state.game = undoGame; // the moves played on that board come back with it
     board.renderAll();
     state.boards[rules.name] = board.rowsText();
     saveState();
@@ -847,6 +913,8 @@ window.gaddag = {
   shownMoves: (limit) => results.shownMoves(limit),
   shownCount: () => results.view.length,
   boardRows: () => board.rowsText(),
+  replay: () => replay.review,
+  replayStep: () => replay.step,
   bench: (positions, options = {}) =>
     request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),
 };

@@ -10,6 +10,12 @@
 //   unseen    {rules, board, rack}        the unseen tiles of a position being edited
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
+//   review_gcg {lexicon, rules, leaves, name, gcg | data}   a GCG game replayed and reviewed
+//             (data: the file's bytes, an ArrayBuffer, decoded as the file says; else gcg, text):
+//             every turn's board, scores, rack, move made, best move and equity lost, the
+//             file's warnings with their lines, and the game written back as GCG (web_api.review_gcg)
+//   export_gcg {rules, lexicon, players, title, events}   a game played on the page as GCG text
+//             (events: [{kind, rack, coord, word, score, exchanged}]), with the warnings of its replay
 // Worker → page: {id, ok: true, result[, records]} or {id, ok: false, error, field}; and,
 // unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
 
@@ -149,6 +155,16 @@ async function handle(message) {
   if (type === "bench") {
     await loadLexicon(message.lexicon, message.rules);
     return python("bench", message);
+  }
+  if (type === "review_gcg") {
+    await loadLexicon(message.lexicon, message.rules);
+    if (message.leaves) await loadLeaves(message.leaves, message.rules);
+    const { data, ...rest } = message;
+    return python("review_gcg", rest, data ? new Uint8Array(data) : undefined);
+  }
+  if (type === "export_gcg") {
+    if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
+    return python("export_gcg", message);
   }
   if (type === "parse_cgp" || type === "format_cgp" || type === "unseen") {
     return python(type, message);
