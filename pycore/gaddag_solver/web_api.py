@@ -215,8 +215,10 @@ def _check_name(name: object, what: str) -> str:
     return name
 
 
-def _as_bytes(data: Any) -> bytes:
+def _as_bytes(data: Any, what: str) -> bytes:
     """bytes as they are; a JS Uint8Array proxy (``to_bytes()``) copied once; other buffers once."""
+    if data is None:
+        raise ApiError(f"no {what} file was given", what)
     if not isinstance(data, bytes | bytearray | memoryview):
         data = data.to_bytes()
     return data if isinstance(data, bytes) else bytes(data)
@@ -232,7 +234,7 @@ def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[st
     try:
         _check_name(name, "lexicon")
         started = time.perf_counter()
-        data = _as_bytes(data)
+        data = _as_bytes(data, "lexicon")
         copied = time.perf_counter()
         rules = get_rules(rules_name) if rules_name else None
         try:
@@ -274,7 +276,7 @@ def load_leaves(name: str, data: Any, rules_name: str | None = None) -> dict[str
     try:
         _check_name(name, "leaves")
         started = time.perf_counter()
-        data = _as_bytes(data)
+        data = _as_bytes(data, "leaves")
         rules = get_rules(rules_name) if rules_name else None
         try:
             table = Leaves.from_bytes(data, rules, source=f"leave table {name!r}")
@@ -495,7 +497,7 @@ def _gcg_text(request: dict[str, Any], data: Any) -> tuple[str, list[GcgIssue]]:
     """The GCG text of a request: a file's bytes (``data``, decoded as the file says) or ``gcg``."""
     if data is not None:
         try:
-            return decode_gcg(_as_bytes(data), request.get("name") or "<gcg>")
+            return decode_gcg(_as_bytes(data, "gcg"), request.get("name") or "<gcg>")
         except GcgError as exc:
             raise ApiError(str(exc), "gcg") from None
     text = request.get("gcg")
