@@ -4,13 +4,15 @@ they keep working, and the regressions of what they found.
 A target exits 0 only when libFuzzer finished its runs without a finding: an exception other
 than the documented error of its format, a crash or a hang (libFuzzer's -timeout). The new
 corpus entries of the run go to a temporary folder; the committed seeds are only read. Longer
-runs: scripts/fuzz.sh.
+runs: scripts/fuzz.sh. The C target (tests/fuzz/c/fuzz_lexicon.c) is built with clang's
+libFuzzer, ASan and UBSan, and skipped when clang or its libFuzzer runtime is not installed.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +24,9 @@ from gaddag_solver.rules import RulesError
 
 FUZZ = Path(__file__).resolve().parent / "fuzz"
 TARGETS = sorted(path.stem.removeprefix("fuzz_") for path in FUZZ.glob("fuzz_*.py"))
-SECONDS = 3
+SECONDS = 2
+CLANG = shutil.which("clang")
+REPO = FUZZ.parent.parent
 
 
 def test_every_target_has_a_seed_corpus() -> None:
@@ -55,6 +59,49 @@ def test_target_runs_clean(target: str, tmp_path: Path) -> None:
     assert "Done " in output, output[-4000:]
     # the seeds were read: the corpus was not empty when the fuzzing began
     assert "INITED cov:" in output and "corp: 0/" not in output, output[-4000:]
+
+
+def libfuzzer_missing(folder: Path) -> str | None:
+    """Why clang's libFuzzer cannot be used here (None when it can)."""
+    if CLANG is None:
+        return "clang is not installed"
+    probe = folder / "probe.c"
+    probe.write_text(
+        "#include <stdint.h>\n#include <stddef.h>\n"
+        "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return (int)(n && !d); }\n"
+    )
+    result = subprocess.run(
+        [CLANG, "-fsanitize=fuzzer", str(probe), "-o", str(folder / "probe")], capture_output=True, text=True
+    )
+    return None if result.returncode == 0 else f"clang has no libFuzzer runtime: {result.stderr[-300:]}"
+
+
+def test_c_target_runs_clean(tmp_path: Path) -> None:
+    missing = libfuzzer_missing(tmp_path)
+    if missing:
+        pytest.skip(missing)
+    binary = tmp_path / "fuzz_lexicon"
+    sources = sorted(str(path) for path in (REPO / "csrc").glob("*.c"))
+    flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-O1", "-fno-sanitize-recover=all"]
+    build = subprocess.run(
+        [CLANG, *flags, "-fsanitize=fuzzer,address,undefined", f"-I{REPO / 'csrc'}"]
+        + [str(FUZZ / "c" / "fuzz_lexicon.c"), *sources, "-o", str(binary)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0 and build.stderr == "", build.stderr
+    (tmp_path / "corpus").mkdir()
+    result = subprocess.run(
+        [str(binary), f"-max_total_time={SECONDS}", "-timeout=10", f"-artifact_prefix={tmp_path}/"]
+        + [str(tmp_path / "corpus"), str(FUZZ / "corpus" / "c_lexicon")],
+        capture_output=True,
+        text=True,
+        timeout=SECONDS + 60,
+    )
+    output = result.stderr + result.stdout
+    assert result.returncode == 0, output[-4000:]
+    assert "Done " in output and "INITED cov:" in output, output[-4000:]
 
 
 # ---- what the targets found --------------------------------------------------------------------

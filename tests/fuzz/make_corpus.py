@@ -85,6 +85,7 @@ def seeds() -> dict[str, dict[str, bytes]]:
     # that decode to assorted requests (found by the fuzzer in its first runs)
     for i, data in enumerate([b"", b"\2\5\2\4\0\1" * 8, b"\x08" * 40, bytes(range(64)), b"\x03\x01" * 50]):
         out["web_api"][f"seed{i}"] = data
+    out["c_lexicon"] = dict(out["lexicon"])  # tests/fuzz/c/fuzz_lexicon.c reads the same layout
     return out
 
 
