@@ -42,7 +42,12 @@ for target in "${targets[@]}"; do
     log="$WORK/logs/$target.log"
     mkdir -p "$corpus"
     if [ "$target" = c_lexicon ]; then
-        command=("$(build_c)")
+        if ! binary=$(build_c); then
+            rows+=("$(printf '%-10s %8s  %s' "$target" - "clang could not build it (is libclang-rt-14-dev installed?)")")
+            status=1
+            continue
+        fi
+        command=("$binary")
         seeds=tests/fuzz/corpus/c_lexicon
     else
         [ -f "tests/fuzz/fuzz_$target.py" ] || { echo "no target tests/fuzz/fuzz_$target.py" >&2; exit 2; }
