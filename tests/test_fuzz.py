@@ -132,3 +132,17 @@ def test_gcg_exchange_count_in_other_digits_is_read_as_tiles() -> None:
         (EXCHANGE, "³", 1),
         (EXCHANGE, "", 2),
     ]
+
+
+@pytest.mark.parametrize("min_ms", [["1"], "abc", True, float("nan"), -1, 1e12])
+def test_web_api_bench_min_ms_must_be_milliseconds(min_ms: object) -> None:
+    """Found by fuzz_web_api: a bench request whose min_ms was not a number was an internal
+    error (and NaN or a huge one would never finish)."""
+    web_api.load_lexicon("bench_small", (FUZZ / "corpus" / "lexicon" / "small").read_bytes()[1:], "english")
+    positions = "\n".join(["." * 15] * 15 + ["AEIRST?"])
+    request = {"lexicon": "bench_small", "rules": "english", "positions": positions, "min_ms": min_ms}
+    answer, _ = web_api.call("bench", json.dumps(request))
+    assert json.loads(answer) == {
+        "error": f"min_ms must be a number of milliseconds (0 to 60000), not {min_ms!r}",
+        "field": "request",
+    }

@@ -723,7 +723,10 @@ def bench(request: dict[str, Any]) -> dict[str, Any]:
             positions = parse_positions(text, solver.rules)
         except PositionError as exc:
             raise ApiError(str(exc), "request") from None
-        min_s = float(request.get("min_ms", 20)) / 1e3
+        min_ms = request.get("min_ms", 20)
+        if isinstance(min_ms, bool) or not isinstance(min_ms, int | float) or not 0 <= min_ms <= 60_000:
+            raise ApiError(f"min_ms must be a number of milliseconds (0 to 60000), not {min_ms!r}", "request")
+        min_s = min_ms / 1e3
         clock = time.perf_counter
         per_position: list[float] = []
         moves: list[int] = []
