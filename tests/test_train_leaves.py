@@ -307,31 +307,54 @@ def test_ctrl_c_in_the_command_saves_and_the_same_command_resumes(
     """A real SIGINT to `gaddag-solver train-leaves` on two worker processes: exit status 130, a
     message saying how to resume, the finished chunks kept; the rerun ends with the table of an
     uninterrupted run."""
+    import re
     import signal
     import subprocess
     import sys
-    import time
+    import threading
 
     out = tmp_path / "cli.leaves"
+    games = 8000
     argv = [sys.executable, "-m", "gaddag_solver", "train-leaves", "--lexicon", tiny[0], "--rules", tiny[1]]
-    argv += ["--generations", "2", "--games", "6000", "--seed", "9", "--eval-games", "0", "--workers", "2"]
-    argv += ["-o", str(out)]
+    argv += [
+        "--generations",
+        "2",
+        "--games",
+        str(games),
+        "--seed",
+        "9",
+        "--eval-games",
+        "0",
+        "--workers",
+        "2",
+    ]
+    argv += ["-o", str(out), "--progress"]
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    folder = train.checkpoint_dir(out)
-    deadline = time.monotonic() + 60
-    while not (folder / "run.json").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(1.0)
+    err: list[str] = []
+    in_generation_2 = threading.Event()
+    started = re.compile(rf"generation 2 of 2: self-play\n.*?\] [1-9][0-9]*/{games} games", re.S)
+
+    def read_progress() -> None:  # the bar: interrupt once generation 2 has finished a chunk
+        while char := process.stderr.read(1):
+            err.append(char)
+            if not in_generation_2.is_set() and started.search("".join(err[-400:])):
+                in_generation_2.set()
+
+    reader = threading.Thread(target=read_progress)
+    reader.start()
+    assert in_generation_2.wait(timeout=120), "".join(err)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
-    if process.returncode == 0:  # finished before the signal: nothing to resume (too fast a machine)
-        pytest.skip("the run ended before it could be interrupted")
-    assert process.returncode == 130, err
-    assert "the checkpoint is saved: run the same command to resume" in err and "Traceback" not in err
+    process.wait(timeout=60)
+    reader.join(timeout=60)
+    text = "".join(err)
+    assert process.returncode == 130, text
+    assert "the checkpoint is saved: run the same command to resume" in text and "Traceback" not in text
+    meta = json.loads((train.checkpoint_dir(out) / "partial.json").read_text())
+    assert meta["generation"] == 2 and 0 < len(meta["chunks"]) < len(train.chunk_ranges(games))
     resumed = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     straight = train.train(
-        train.TrainConfig.create(tiny[0], tiny[1], 2, 6000, 9, 0), tmp_path / "s.leaves", workers=1
+        train.TrainConfig.create(tiny[0], tiny[1], 2, games, 9, 0), tmp_path / "s.leaves", workers=1
     )
     assert out.read_bytes() == straight.output.read_bytes()
 

@@ -465,6 +465,13 @@ def _rules_folder() -> Traversable:
     return resources.files(_PACKAGE).joinpath("rules")
 
 
+def portable_rules(name_or_path: str) -> str:
+    """A ruleset argument that means the same in another process or on another machine of the
+    same layout: a shipped name as it is, a file path (as :meth:`Rules.load` tells them apart)
+    made absolute."""
+    return str(Path(name_or_path).resolve()) if _looks_like_path(name_or_path) else name_or_path
+
+
 def _looks_like_path(text: str) -> bool:
     return "/" in text or "\\" in text or text.endswith(".json") or text.startswith(".")
 

@@ -31,7 +31,7 @@ from typing import Any
 from .. import _core_api as core
 from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
-from ..rules import Rules
+from ..rules import Rules, portable_rules
 from ..solver import check_alphabets, core_rules
 from . import parallel
 from .stats import Interval, mean_interval, wilson
@@ -122,8 +122,7 @@ class Match:
     def create(cls, lexicon: str | os.PathLike[str], rules: str, players: Sequence[PlayerSpec]) -> Match:
         if len(players) != 2:
             raise AutoplayError(f"self-play needs two players, not {len(players)}")
-        if isinstance(rules, str) and ("/" in rules or rules.endswith(".json")):
-            rules = str(Path(rules).resolve())
+        rules = portable_rules(rules)
         loaded = Rules.load(rules)
         for player in players:
             load_table(player, loaded)  # a table that does not fit fails here, not in a worker

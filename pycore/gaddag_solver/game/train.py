@@ -35,7 +35,7 @@ from .. import _core_api as core
 from ..formats.leaves import Leaves, LeavesError, tile_set
 from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
-from ..rules import Rules
+from ..rules import Rules, portable_rules
 from ..solver import check_alphabets, core_rules
 from .autoplay import SCHEDULER_TIMEOUT, AutoplayError, Match, PlayerSpec, pair_seed, run_autoplay
 from .leave_estimate import Estimate, estimate
@@ -91,8 +91,7 @@ class TrainConfig:
     ) -> TrainConfig:
         """A configuration with the lexicon and a rules file resolved to absolute paths, after
         checking that the lexicon fits the ruleset."""
-        if isinstance(rules, str) and ("/" in rules or rules.endswith(".json")):
-            rules = str(Path(rules).resolve())
+        rules = portable_rules(rules)
         try:
             loaded = Rules.load(rules)
             tile_set(loaded)  # a ruleset whose leaves no table can hold fails here
@@ -270,9 +269,10 @@ class _Partial:
             return
         try:
             meta = json.loads(self.meta_path.read_bytes())
-            stats = core.RackStats.from_bytes(self.stats_path.read_bytes())
-            if zlib.crc32(self.stats_path.read_bytes()) != meta["stats_crc"]:
+            data = self.stats_path.read_bytes()
+            if zlib.crc32(data) != meta["stats_crc"]:
                 raise ValueError("the statistics do not match their checksum")
+            stats = core.RackStats.from_bytes(data)
         except (OSError, ValueError, KeyError, TypeError, core.CoreError) as exc:
             raise TrainError(f"{self.meta_path}: a damaged checkpoint ({exc}); pass --restart") from None
         if meta.get("generation") != self.generation or meta.get("table") != self.table_digest:
@@ -469,12 +469,12 @@ def train(
     previous_path = state.table_path(state.done) if state.done else None
     if previous_path is not None:
         try:
-            table = Leaves.load(previous_path, rules).to_bytes()
+            start = Leaves.load(previous_path, rules)
         except LeavesError as exc:
             raise TrainError(f"{exc}: the checkpoint is damaged; pass --restart") from None
     else:
-        table = Leaves.zero(rules).to_bytes()
-    entries = len(Leaves.from_bytes(table, rules))
+        start = Leaves.zero(rules)
+    table, entries = start.to_bytes(), len(start)
     if state.done:
         say(f"resuming after generation {state.done} of {config.generations} ({folder})")
     for generation in range(state.done + 1, config.generations + 1):
