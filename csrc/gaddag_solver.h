@@ -490,4 +490,74 @@ int gd_rack_stats_merge(gd_rack_stats *into, const gd_rack_stats *from, gd_error
 int gd_train_game(const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves, uint64_t seed,
                   gd_rack_stats *stats, gd_game *game, void *workspace, gd_error *err);
 
+/* ---- Simulation (sim.c; the method and the stopping rule: docs/simulation.md) --------------- */
+
+#define GD_SIM_MAX_CANDIDATES 64
+#define GD_SIM_MAX_PLIES 16
+
+typedef struct gd_sim_options {
+    const gd_leaves *leaves;  /* the static players' table, and the leaves' value at the end (NULL: 0) */
+    uint32_t plies;           /* moves played after the candidate (2: the reply and our next move) */
+    uint32_t min_iterations;  /* no candidate is dropped before this many iterations (at least 2) */
+    double prune_z;           /* drop a candidate the leader beats by more than prune_z standard
+                                 errors of their paired difference; 0: never drop */
+    double spread_sigma;      /* the spread's spread per sqrt(tile left), for the win estimate */
+    uint64_t seed;
+} gd_sim_options;
+
+/* A candidate's statistics. Values are in hundredths of a point: the spread the playout
+ * gained plus the difference of the last leaves kept (see docs/simulation.md). */
+typedef struct gd_sim_candidate {
+    gd_move move;
+    uint32_t dropped;          /* 1 once the stopping rule has ruled it out */
+    uint32_t reserved;
+    uint64_t iterations;
+    int64_t value_sum;
+    double value_squares;
+    double wins;               /* estimated wins summed over the playouts (a tie counts 1/2) */
+    uint64_t opponent_bingos;  /* opponent replies that used a whole rack */
+} gd_sim_candidate;
+
+/* The simulation's state: one flat caller-owned buffer of gd_sim_size() bytes, 8-byte aligned. */
+size_t gd_sim_size(void);
+/* Start simulating `count` candidate moves (each a move the player to move in `position` can
+ * make) from `position`: the tiles that player cannot see (the bag and the opponent's rack) are
+ * dealt at random each iteration. lex, rules and options->leaves must outlive the state. */
+int gd_sim_start(void *sim, const gd_lexicon *lex, const gd_rules *rules, const gd_game *position,
+                 const gd_move *candidates, uint32_t count, const gd_sim_options *options, gd_error *err);
+/* Run up to `iterations` more iterations (each plays every candidate not dropped once); stops
+ * early when one candidate is left. */
+int gd_sim_run(void *sim, uint32_t iterations, gd_error *err);
+/* Copy the candidates' statistics (in the order given to gd_sim_start) to out[0..capacity);
+ * *count: candidates, *live: those not dropped, *iterations: iterations run. */
+int gd_sim_results(const void *sim, gd_sim_candidate *out, uint32_t capacity, uint32_t *count, uint32_t *live,
+                   uint64_t *iterations, gd_error *err);
+
+/* ---- Endgame search (endgame.c; the method: docs/endgame.md) ------------------------------- */
+
+#define GD_ENDGAME_MAX_PLY 64
+
+typedef struct gd_endgame_result {
+    int32_t value;          /* the spread the player to move gains from here to the end, points */
+    uint32_t depth;         /* plies searched */
+    uint32_t complete;      /* 1: every line reached the end of the game, so value and line are exact */
+    uint32_t stopped;       /* 1: the node limit stopped this depth unfinished; nothing else is set */
+    uint64_t nodes;         /* positions this call visited */
+    uint32_t line_length;
+    uint32_t reserved;
+    gd_move line[GD_ENDGAME_MAX_PLY]; /* the best line found, both sides' moves in turn */
+} gd_endgame_result;
+
+/* Bytes of an endgame state whose move stack holds `move_capacity` moves (the plays of every
+ * position on the line being searched; a 7-tile rack rarely has more than a few thousand). */
+size_t gd_endgame_size(uint32_t move_capacity);
+/* Start an endgame from `position` (the bag empty, both racks known) in a state of state_size
+ * bytes, with a transposition table of table_size bytes (16 per entry, a power of two used),
+ * both caller-owned and 8-byte aligned; lex and rules must outlive the state. */
+int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
+                     const gd_game *position, void *table, size_t table_size, gd_error *err);
+/* Search `depth` plies deep, visiting at most node_limit positions (0: no limit). The table is
+ * kept between calls, so searching depth 1, 2, 3, ... costs little more than the last. */
+int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err);
+
 #endif

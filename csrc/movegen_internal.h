@@ -51,5 +51,8 @@ int gd_choose_prepared(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
 typedef void (*gd_turn_hook)(void *context, const gd_game *game, const gd_move *chosen);
 int gd_play_game(const gd_lexicon *lex, const gd_rules *rules, const gd_player *players, uint64_t seed,
                  gd_game *game, void *workspace, gd_turn_hook before_move, void *context, gd_error *err);
+/* sim.c: what a move keeps beside its score, in hundredths, for the player to move in `game`
+ * (the leave's value while the bag holds tiles; with it empty, minus twice the tiles kept). */
+int32_t gd_move_leave_term(const gd_rules *rules, const gd_leaves *leaves, const gd_game *game, const gd_move *move);
 
 #endif

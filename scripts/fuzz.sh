@@ -31,7 +31,7 @@ fi
 build_c() {  # the libFuzzer build of the C loader and generator, with ASan and UBSan
     local binary="$WORK/c_lexicon.bin"
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -Icsrc tests/fuzz/c/fuzz_lexicon.c csrc/*.c -o "$binary" >&2
+        -Icsrc tests/fuzz/c/fuzz_lexicon.c csrc/*.c -o "$binary" -lm >&2
     echo "$binary"
 }
 

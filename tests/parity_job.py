@@ -129,7 +129,33 @@ def games(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
     played = [core.autoplay(lexicon._core, core_rules(rules), selfplay, seed) for seed in range(20)]
     digest = hashlib.sha256(repr([(g.scores, g.turns) for g in played]).encode()).hexdigest()
     out["autoplay"] = {"digest": digest, "scores": [list(g.scores) for g in played]}
+    out["look_ahead"] = look_ahead(lexicon, leaves)
     return out
+
+
+def look_ahead(lexicon: Lexicon, leaves: object) -> dict[str, object]:
+    """A seeded simulation (every candidate's statistics) and an endgame solved exactly: the same on
+    every platform. Win estimates go through exp(), so they are compared to 9 digits."""
+    from gaddag_solver import Game
+    from gaddag_solver.game.endgame import solve_endgame
+    from gaddag_solver.game.simulate import Simulation
+
+    game = Game.new(lexicon, seed=4)
+    for _ in range(5):
+        game.play(game.best_move("equity", leaves))
+    sim = Simulation(game, leaves=leaves, candidates=6, seed=11).step(40)  # type: ignore[arg-type]
+    rows = [
+        [str(c.move), c.iterations, round(c.mean, 6), round(c.win_rate, 9), c.dropped] for c in sim.candidates
+    ]
+    while game.bag_count:
+        game.play(game.best_move("equity", leaves))
+    endgame = solve_endgame(game, time_limit=None) if not game.over else None
+    return {
+        "sim": rows,
+        "endgame": None
+        if endgame is None
+        else [endgame.value, endgame.complete, list(map(str, endgame.line))],
+    }
 
 
 def bench(lexicon_path: str, data_dir: str, repeat: int) -> dict[str, object]:

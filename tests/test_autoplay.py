@@ -202,7 +202,18 @@ def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_
     library = tmp_path / "libgaddag_core.so"
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c"))
     subprocess.run(
-        [compiler, "-std=c11", "-O2", "-shared", "-fPIC", f"-I{ROOT / 'csrc'}", *sources, "-o", str(library)],
+        [
+            compiler,
+            "-std=c11",
+            "-O2",
+            "-shared",
+            "-fPIC",
+            f"-I{ROOT / 'csrc'}",
+            *sources,
+            "-o",
+            str(library),
+            "-lm",
+        ],
         check=True,
     )
     script = (

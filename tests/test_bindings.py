@@ -34,7 +34,18 @@ def mirror(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     library = tmp_path_factory.mktemp("bindings") / "libgaddag_core.so"
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c"))
     subprocess.run(
-        [compiler, "-std=c11", "-O0", "-shared", "-fPIC", f"-I{ROOT / 'csrc'}", *sources, "-o", str(library)],
+        [
+            compiler,
+            "-std=c11",
+            "-O0",
+            "-shared",
+            "-fPIC",
+            f"-I{ROOT / 'csrc'}",
+            *sources,
+            "-o",
+            str(library),
+            "-lm",
+        ],
         check=True,
     )
     previous = os.environ.get("GADDAG_SOLVER_CTYPES_LIB")

@@ -48,7 +48,7 @@ pytestmark = pytest.mark.skipif(GCC is None, reason="gcc is not installed")
 
 def compile_program(sources: list[Path], output: Path, extra: tuple[str, ...] = ()) -> None:
     result = subprocess.run(
-        [GCC, *FLAGS, *extra, f"-I{CSRC}", *map(str, sources), "-o", str(output)],
+        [GCC, *FLAGS, *extra, f"-I{CSRC}", *map(str, sources), "-o", str(output), "-lm"],
         capture_output=True,
         text=True,
         timeout=180,
@@ -121,6 +121,7 @@ PYTHON_SUITES = [
     "tests/test_reference_vectors.py",
     "tests/test_lexicon_queries.py",
     "tests/test_game.py",
+    "tests/test_simulate.py",
 ]
 
 

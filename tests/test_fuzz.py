@@ -85,7 +85,7 @@ def test_c_target_runs_clean(tmp_path: Path) -> None:
     flags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-O1", "-fno-sanitize-recover=all"]
     build = subprocess.run(
         [CLANG, *flags, "-fsanitize=fuzzer,address,undefined", f"-I{REPO / 'csrc'}"]
-        + [str(FUZZ / "c" / "fuzz_lexicon.c"), *sources, "-o", str(binary)],
+        + [str(FUZZ / "c" / "fuzz_lexicon.c"), *sources, "-o", str(binary), "-lm"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from gaddag_solver import Rules
 
 
-def tiny_rules(name: str = "tinygame") -> Rules:
+def tiny_rules(name: str = "tinygame", **fields: object) -> Rules:
+    """The tiny ruleset; ``fields`` replace any of its fields (e.g. a smaller tile set)."""
     data = Rules.load("english").to_dict()
     letters = [["A", 1, 6], ["C", 3, 2], ["E", 1, 6], ["O", 1, 4], ["R", 1, 4], ["S", 1, 4], ["T", 1, 4]]
     data.update(
@@ -33,4 +34,5 @@ def tiny_rules(name: str = "tinygame") -> Rules:
         exchange_minimum=5,
         default_lexicon=None,
     )
+    data.update(fields)
     return Rules.from_dict(data)

@@ -8,6 +8,7 @@
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { LookAheadPanel } from "./lookahead.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 
@@ -22,6 +23,7 @@ const STAGES = { start: 0, pyodide: 1, wheel: 2, python: 3, lexicon: 3.5, ready:
 
 let nextId = 1;
 const pending = new Map();
+let lookAhead = null; // the look-ahead panel, made once the board and the requests exist
 let solverReady = false; // Python is up
 let lexiconReady = null; // name of the lexicon loaded for the current rules
 let bootFailed = false;
@@ -437,6 +439,7 @@ function keyOf(req) {
 }
 
 function positionChanged() {
+  lookAhead?.positionChanged();
   scheduleUnseen();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
@@ -716,6 +719,12 @@ const replay = new ReplayPanel({
   },
 });
 
+lookAhead = new LookAheadPanel({
+  request,
+  position: () => currentRequest(),
+  preview: (tiles) => board.preview(tiles),
+});
+
 // ---- CGP ---------------------------------------------------------------------------------------
 
 async function importCgp() {
@@ -914,6 +923,7 @@ window.gaddag = {
   shownCount: () => results.view.length,
   boardRows: () => board.rowsText(),
   replay: () => replay.review,
+  lookAhead: () => lookAhead?.standing ?? null,
   replayStep: () => replay.step,
   bench: (positions, options = {}) =>
     request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),

@@ -152,6 +152,13 @@ async function handle(message) {
     answer.result.worker_ms = performance.now() - started;
     return answer;
   }
+  if (type === "simulate" || type === "endgame") {
+    // a start names the position's lexicon and table; a step or stop only its session
+    if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
+    if (message.leaves) await loadLeaves(message.leaves, message.rules);
+    const { id: _id, type: _type, ...request } = message;
+    return python(type, request);
+  }
   if (type === "bench") {
     await loadLexicon(message.lexicon, message.rules);
     return python("bench", message);

@@ -232,6 +232,48 @@ class gd_rack_stats(C.Structure):
     ]
 
 
+GD_SIM_MAX_CANDIDATES = 64
+GD_SIM_MAX_PLIES = 16
+GD_ENDGAME_MAX_PLY = 64
+
+
+class gd_sim_options(C.Structure):
+    _fields_ = [
+        ("leaves", C.c_void_p),
+        ("plies", C.c_uint32),
+        ("min_iterations", C.c_uint32),
+        ("prune_z", C.c_double),
+        ("spread_sigma", C.c_double),
+        ("seed", C.c_uint64),
+    ]
+
+
+class gd_sim_candidate(C.Structure):
+    _fields_ = [
+        ("move", gd_move),
+        ("dropped", C.c_uint32),
+        ("reserved", C.c_uint32),
+        ("iterations", C.c_uint64),
+        ("value_sum", C.c_int64),
+        ("value_squares", C.c_double),
+        ("wins", C.c_double),
+        ("opponent_bingos", C.c_uint64),
+    ]
+
+
+class gd_endgame_result(C.Structure):
+    _fields_ = [
+        ("value", C.c_int32),
+        ("depth", C.c_uint32),
+        ("complete", C.c_uint32),
+        ("stopped", C.c_uint32),
+        ("nodes", C.c_uint64),
+        ("line_length", C.c_uint32),
+        ("reserved", C.c_uint32),
+        ("line", gd_move * GD_ENDGAME_MAX_PLY),
+    ]
+
+
 STRUCTS: dict[str, type[C.Structure]] = {
     cls.__name__: cls
     for cls in (
@@ -250,6 +292,9 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_game,
         gd_player,
         gd_rack_stats,
+        gd_sim_options,
+        gd_sim_candidate,
+        gd_endgame_result,
     )
 }
 SCALARS: dict[str, Any] = {
@@ -426,6 +471,13 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_rack_stats_clear", None, [P]),
     ("gd_rack_stats_merge", C.c_int, [P, P, P]),
     ("gd_train_game", C.c_int, [P, P, P, C.c_uint64, P, P, P, P]),
+    ("gd_sim_size", C.c_size_t, []),
+    ("gd_sim_start", C.c_int, [P, P, P, P, P, C.c_uint32, P, P]),
+    ("gd_sim_run", C.c_int, [P, C.c_uint32, P]),
+    ("gd_sim_results", C.c_int, [P, P, C.c_uint32, P, P, P, P]),
+    ("gd_endgame_size", C.c_size_t, [C.c_uint32]),
+    ("gd_endgame_start", C.c_int, [P, C.c_size_t, P, P, P, P, C.c_size_t, P]),
+    ("gd_endgame_search", C.c_int, [P, C.c_uint32, C.c_uint64, P, P]),
 ]
 
 

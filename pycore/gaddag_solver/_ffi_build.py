@@ -57,6 +57,7 @@ ffibuilder.set_source(
     sources=c_sources(),
     depends=[_relative(path) for path in sorted(CSRC.glob("*.h"))],
     extra_compile_args=COMPILE_ARGS,
+    libraries=["m"],  # sim.c: sqrt and exp
 )
 
 if __name__ == "__main__":

@@ -948,6 +948,217 @@ def cmd_review(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if failed else 0
 
 
+# ---- gaddag-solver sim / endgame ---------------------------------------------------------------------
+
+
+def _lookahead_game(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """(the Game of the position, the rules, the leave table or None) from --cgp or --board/--rack,
+    --opponent-rack and --leaves. The player to move is player 0."""
+    from .formats.leaves import Leaves, LeavesError, default_leaves
+    from .game.play import Game
+
+    rules = Rules.load(args.rules or "english")
+    lexicons = _Lexicons(rules, args.lexicon)
+    scores: tuple[int, int] = (0, 0)
+    zero_turns = 0
+    opponent = None
+    if args.cgp is not None:
+        position = parse_cgp(args.cgp, rules)
+        board, rack = position.board, position.rack
+        opponent = position.opponent_rack or None
+        scores, zero_turns = position.scores, position.zero_turns
+        if args.rack is not None:
+            rack = Rack(args.rack, rules)
+        lexicon = lexicons.get(position.lexicon)
+    else:
+        board, rack = _board_position(args.board, args.rack, rules)
+        lexicon = lexicons.get()
+    if args.opponent_rack is not None:
+        opponent = Rack(args.opponent_rack, rules)
+    for message in position_warnings(board, rack, rules):
+        print(f"warning: {message}", file=sys.stderr)
+    table = None
+    name = args.leaves
+    if not name:
+        name = default_leaves(Path(args.lexicon or rules.default_lexicon or "").name.removesuffix(".gaddag"))
+    if name and name.lower() != NO_TABLE:
+        try:
+            table = Leaves.load(name, rules)
+        except LeavesError as exc:
+            raise PositionError(f"--leaves: {exc}") from None
+    game = Game.from_board(board, rack, lexicon, opponent, scores, zero_turns, seed=args.seed)
+    return game, rules, table
+
+
+def _status_line(text: str) -> None:
+    """Redraw one line of live status on stderr."""
+    sys.stderr.write(f"\r{text}\x1b[K")
+    sys.stderr.flush()
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Simulate the best candidates of a position (docs/simulation.md)."""
+    from .game.simulate import Simulation, SimulationError
+
+    try:
+        game, _rules, table = _lookahead_game(args)
+        simulation = Simulation(
+            game, leaves=table, candidates=args.candidates, plies=args.plies, confidence=args.confidence,
+            seed=args.seed,
+        )  # fmt: skip
+    except SimulationError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(result: Any) -> None:
+        if show and result.candidates:
+            best = result.best
+            left = sum(1 for c in result.candidates if not c.dropped)
+            _status_line(
+                f"{result.iterations} iterations  {left} candidates left  best {best.move} "
+                f"{best.mean:+.1f} ± {1.96 * best.stderr:.1f}"
+            )
+
+    try:
+        result = simulation.run(args.iterations, args.time, progress)
+    except KeyboardInterrupt:
+        result = simulation.result()
+        print("\ninterrupted: the standing so far", file=sys.stderr)
+    if show:
+        sys.stderr.write("\n")
+    if args.format == "json":
+        print(_dumps(result.to_dict()))
+        return 0
+    headers = ("rank", "move", "equity", "value", "±95%", "win %", "opp bingo %", "iterations", "")
+    rows = [
+        (
+            str(i),
+            str(c.move),
+            f"{c.equity:.2f}",
+            f"{c.mean:.2f}",
+            f"{1.96 * c.stderr:.2f}",
+            f"{100 * c.win_rate:.1f}",
+            f"{100 * c.opponent_bingo_rate:.1f}",
+            str(c.iterations),
+            "dropped" if c.dropped else "",
+        )  # fmt: skip
+        for i, c in enumerate(result.candidates, 1)
+    ]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for row in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    verdict = {
+        "decided": "the stopping rule picked the leader",
+        "iterations": "the iteration limit was reached",
+        "time": "the time limit was reached",
+        "stopped": "stopped",
+    }.get(result.reason, result.reason)
+    print(
+        f"{result.iterations} iterations, {args.plies} plies, {result.elapsed:.2f} s "
+        f"({result.playouts_per_second:.0f} playouts/s): {verdict}"
+    )
+    return 0
+
+
+def cmd_endgame(args: argparse.Namespace) -> int:
+    """Solve an endgame exactly (docs/endgame.md)."""
+    from .game.endgame import EndgameError, EndgameSearch
+
+    try:
+        game, _rules, _table = _lookahead_game(args)
+        search = EndgameSearch(game)
+    except EndgameError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(result: Any) -> None:
+        if show:
+            _status_line(
+                f"depth {result.depth}  value {result.value:+d}  {result.nodes:,} positions  "
+                f"{result.elapsed:.1f} s  {result.best if result.line else ''}"
+            )
+
+    try:
+        result = search.run(args.max_depth, args.time, progress)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_FAILURE
+    except EndgameError as exc:
+        return _error(str(exc))
+    if show:
+        sys.stderr.write("\n")
+    if args.format == "json":
+        print(_dumps(result.to_dict()))
+        return 0
+    names = ("you", "opponent")
+    for i, move in enumerate(result.line):
+        print(f"{i + 1:>3}  {names[i % 2]:<8}  {move}")
+    exact = "exact" if result.complete else f"best found at depth {result.depth} (not proven)"
+    print(
+        f"value {result.value:+d} for the player to move ({exact}); {result.nodes:,} positions in "
+        f"{result.elapsed:.2f} s"
+    )
+    return 0
+
+
+def _add_lookahead_parsers(sub: Any) -> None:
+    def position_arguments(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--lexicon", help="lexicon name or .gaddag path (default: the CGP's, the ruleset's)")
+        p.add_argument("--rules", help="ruleset name or .json path (default english)")
+        source = p.add_mutually_exclusive_group(required=True)
+        source.add_argument("--cgp", metavar="LINE", help="the position as one CGP line (scores included)")
+        source.add_argument("--board", metavar="FILE", help="the board as a grid (see `solve --board`)")
+        p.add_argument("--rack", help="the rack of the player to move")
+        p.add_argument(
+            "--opponent-rack",
+            metavar="TILES",
+            help="the opponent's rack, when known (default: the CGP's second rack; an endgame with none "
+            "given takes every unseen tile)",
+        )
+        p.add_argument(
+            "--leaves", metavar="NAME|PATH", help="leave table (default: the lexicon's own; none: zeros)"
+        )
+        p.add_argument("--seed", type=int, default=0, help="the seed of the random draws (default 0)")
+        p.add_argument("--format", choices=("table", "json"), default="table")
+        p.add_argument("--progress", action="store_true", help="show progress when stderr is not a terminal")
+
+    p = sub.add_parser(
+        "sim",
+        help="simulate the best candidates of a position (Monte Carlo look-ahead)",
+        description="Play each of the best candidates by static equity forward against random "
+        "opponent racks and draws (the same draws for every candidate), a few plies deep, until "
+        "the stopping rule is sure of the leader or a limit is reached (docs/simulation.md).",
+        epilog='Example: gaddag-solver sim --cgp "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 '
+        'AEINRST/ 0/0 0" --time 2',
+    )
+    position_arguments(p)
+    p.add_argument("--candidates", type=_count, default=15, help="how many candidates (default 15)")
+    p.add_argument("--plies", type=_count, default=2, help="moves played after each candidate (default 2)")
+    p.add_argument("--iterations", type=_count, default=2000, help="most iterations (default 2000)")
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.99,
+        help="drop a candidate once the leader is better at this confidence (default 0.99; 0: never)",
+    )
+    p.set_defaults(run=cmd_sim)
+
+    p = sub.add_parser(
+        "endgame",
+        help="solve an endgame exactly (the bag empty)",
+        description="Search every line to the end of the game (negamax, alpha-beta, a transposition "
+        "table, deepening one ply at a time) for the best line of the player to move; with --time, "
+        "the best line of the deepest search finished (docs/endgame.md).",
+        epilog="Example: gaddag-solver endgame --board board.txt --rack AEIN --opponent-rack DGOR",
+    )
+    position_arguments(p)
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument("--max-depth", type=int, default=64, help="deepest search, in plies (default 64)")
+    p.set_defaults(run=cmd_endgame)
+
+
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gaddag-solver", description="GADDAG Scrabble solver.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -1101,6 +1312,7 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS", help="--batch: run on this Dask scheduler")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.set_defaults(run=cmd_review)
+    _add_lookahead_parsers(sub)
     return parser
 
 

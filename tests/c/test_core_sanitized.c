@@ -244,6 +244,106 @@ static void train_game_on(const gd_lexicon *lex, const gd_rules *rules, uint64_t
 /* Whole games on the small board: the equity player against the greedy one, move by move with
  * the cross-sets kept incrementally and compared with a fresh gd_prepare after every play, every
  * tile accounted for at the end; then the same game in one gd_autoplay call. */
+static unsigned long simulations_run, endgames_solved;
+
+/* Simulate the three best moves of a position for a few iterations: every candidate plays them
+ * all (no stopping rule), and their statistics add up. */
+static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace)
+{
+    gd_error err;
+    gd_move best[3];
+    size_t count = 0;
+    gd_equity_options options;
+    memset(&options, 0, sizeof options);
+    options.bag_count = game->bag_count;
+    options.exchanges = 1;
+    options.by_equity = 1;
+    CHECK(gd_prepare(lex, rules, game->board, workspace, &err) == GD_OK, "prepare: %s", err.message);
+    CHECK(gd_generate_equity(lex, rules, game->board, workspace, game->rack[game->to_move], &options, 3, best, 3,
+                             &count, &err) == GD_OK,
+          "generate: %s", err.message);
+    if (count == 0) return;
+    const uint32_t n = count < 3 ? (uint32_t)count : 3;
+    void *sim = malloc(gd_sim_size());
+    gd_sim_options so = {NULL, 2, 2, 0.0, 6.5, rnd()};
+    CHECK(gd_sim_start(sim, lex, rules, game, best, n, &so, &err) == GD_OK, "sim start: %s", err.message);
+    CHECK(gd_sim_run(sim, 6, &err) == GD_OK, "sim run: %s", err.message);
+    gd_sim_candidate out[3];
+    uint32_t got = 0, live = 0;
+    uint64_t iterations = 0;
+    CHECK(gd_sim_results(sim, out, 3, &got, &live, &iterations, &err) == GD_OK, "sim results: %s", err.message);
+    CHECK(got == n && live == n && iterations == 6, "sim: %u candidates, %u live, %llu iterations", got, live,
+          (unsigned long long)iterations);
+    for (uint32_t i = 0; i < got; i++)
+        CHECK(out[i].iterations == 6 && out[i].wins >= 0 && out[i].wins <= 6, "candidate %u: %llu playouts", i,
+              (unsigned long long)out[i].iterations);
+    gd_move bad = best[0];
+    bad.kind = 9;
+    CHECK(gd_sim_start(sim, lex, rules, game, &bad, 1, &so, &err) == GD_ERR_ARGUMENT, "a bad candidate is refused");
+    free(sim);
+    simulations_run++;
+}
+
+/* Search an endgame to its end (a small table and move stack, so collisions and a full stack are
+ * exercised), then replay the line: it must be worth the value found. */
+static void endgame_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game)
+{
+    gd_error err;
+    const uint32_t capacity = 4096;
+    const size_t size = gd_endgame_size(capacity), table_size = 1024 * 16;
+    void *state = malloc(size), *table = malloc(table_size);
+    gd_endgame_result *result = malloc(sizeof *result);
+    int rc = gd_endgame_start(state, size, lex, rules, game, table, table_size, &err);
+    CHECK(rc == GD_OK, "endgame start: %s", err.message);
+    int complete = 0;
+    for (uint32_t depth = 1; rc == GD_OK && !complete && depth <= GD_ENDGAME_MAX_PLY; depth++) {
+        rc = gd_endgame_search(state, depth, 300000, result, &err);
+        if (rc == GD_ERR_NOMEM) break; /* a position with more plays than the small stack holds */
+        CHECK(rc == GD_OK, "endgame search: %s", err.message);
+        if (result->stopped) break;
+        complete = (int)result->complete;
+    }
+    if (complete) {
+        gd_game *copy = malloc(sizeof *copy);
+        memcpy(copy, game, sizeof *copy);
+        const uint32_t mover = game->to_move;
+        for (uint32_t i = 0; i < result->line_length && !copy->over; i++)
+            CHECK(gd_game_move(copy, rules, &result->line[i], &err) == GD_OK, "line move %u: %s", i, err.message);
+        int32_t gained = (copy->score[mover] - game->score[mover]) - (copy->score[1 - mover] - game->score[1 - mover]);
+        CHECK(copy->over && gained == result->value, "the line gains %d, the search says %d", gained, result->value);
+        free(copy);
+        endgames_solved++;
+    }
+    free(result);
+    free(state);
+    free(table);
+}
+
+/* The endgame of a position: a tile set of exactly the tiles on the board and the racks, so the
+ * bag is empty. */
+static void endgame_of(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game)
+{
+    gd_error err;
+    gd_rules *exact = malloc(sizeof *exact);
+    gd_game *position = malloc(sizeof *position);
+    *exact = *rules;
+    memset(exact->tile_counts, 0, sizeof exact->tile_counts);
+    for (unsigned sq = 0; sq < rules->rows * rules->cols; sq++)
+        if (game->board[sq]) exact->tile_counts[(game->board[sq] & GD_BLANK_FLAG) ? 0 : (game->board[sq] & 63u)]++;
+    uint8_t racks[128];
+    for (unsigned p = 0; p < 2; p++)
+        for (unsigned c = 0; c < 64; c++) {
+            racks[64 * p + c] = game->rack[p][c];
+            exact->tile_counts[c] += game->rack[p][c];
+        }
+    CHECK(gd_game_from_position(position, exact, game->board, racks, game->score, game->to_move, 1, &err) == GD_OK,
+          "endgame position: %s", err.message);
+    CHECK(position->bag_count == 0, "%u tiles in the bag of an endgame", position->bag_count);
+    endgame_on(lex, exact, position);
+    free(position);
+    free(exact);
+}
+
 static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
 {
     gd_error err;
@@ -267,8 +367,17 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
     const uint64_t seed = rnd();
     CHECK(gd_game_new(game, rules, seed, &err) == GD_OK, "new game: %s", err.message);
     CHECK(gd_prepare(lex, rules, game->board, kept, &err) == GD_OK, "prepare: %s", err.message);
+    int simulated = 0, solved = 0;
     while (!failures && !game->over) {
         gd_move move;
+        if (!simulated && game->turn_count == 4 && game->bag_count > rules->rack_size && games_played < 3) {
+            simulate_on(lex, rules, game, fresh);
+            simulated = 1;
+        }
+        if (!solved && game->turn_count == 6 && games_played < 4) {
+            endgame_of(lex, rules, game);
+            solved = 1;
+        }
         CHECK(gd_choose_move(lex, rules, game, fresh, &players[game->to_move], &move, &err) == GD_OK, "choose: %s",
               err.message);
         CHECK(gd_game_move(game, rules, &move, &err) == GD_OK, "move: %s", err.message);
@@ -1049,9 +1158,12 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
+    CHECK(simulations_run > 0 && endgames_solved > 0, "%lu simulations run, %lu endgames solved", simulations_run,
+          endgames_solved);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
-           "%lu damaged leave tables opened, %lu games (%lu turns) played\n", size, attempts, opened_count,
-           plays_checked, leaves_opened, games_played, turns_played);
+           "%lu damaged leave tables opened, %lu games (%lu turns) played, %lu simulations, %lu endgames\n", size,
+           attempts, opened_count, plays_checked, leaves_opened, games_played, turns_played, simulations_run,
+           endgames_solved);
     return 0;
 }

@@ -32,7 +32,7 @@ from ..rack import BLANK, Rack, RackError, parse_tiles
 from ..rules import Rules
 from ..rules_core import core_rules
 from ..solver import Solver, get_solver
-from ..unseen import Unseen, unseen_from_counts
+from ..unseen import Unseen, unseen, unseen_from_counts
 
 if TYPE_CHECKING:
     from ..formats.leaves import Leaves
@@ -112,6 +112,36 @@ class Game:
             )
         except core.CoreError as error:
             raise GameError(str(error)) from None
+        return game
+
+    @classmethod
+    def from_board(
+        cls,
+        board: Board,
+        rack: Rack | str,
+        lexicon: Lexicon,
+        opponent_rack: Rack | str | None = None,
+        scores: Sequence[int] = (0, 0),
+        scoreless_turns: int = 0,
+        seed: int = 0,
+    ) -> Game:
+        """The position of a board and the rack of the player to move (player 0), as a solver sees
+        it. Without ``opponent_rack`` the opponent holds a full rack of the unseen tiles (which
+        ones is arbitrary: a simulation deals them afresh; with no more unseen tiles than a rack,
+        they are exactly the opponent's, so the bag is empty and the endgame is known)."""
+        rules = board.rules
+        mine = rack if isinstance(rack, Rack) else Rack(rack, rules)
+        if opponent_rack is None:
+            left = unseen(board, mine, rules)
+            tiles = [letter for letter, n in left.counts.items() for _ in range(n)]
+            blanks = [t for t in tiles if t == BLANK]
+            tiles = [t for t in tiles if t != BLANK] + blanks
+            theirs = Rack(tiles[: rules.rack_size], rules)
+        else:
+            theirs = opponent_rack if isinstance(opponent_rack, Rack) else Rack(opponent_rack, rules)
+        game = cls.from_position(board, [mine, theirs], lexicon, scores, 0, seed)
+        if scoreless_turns:
+            game._state.game.scoreless = max(0, int(scoreless_turns))
         return game
 
     # ---- reading ---------------------------------------------------------------------------------

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Endgame benchmark: time to solve endgames completely, by the tiles left.
+
+    .venv/bin/python bench/endgame.py [--lexicon sowpods] [--games 40] [--seed 1] [--limit 60]
+
+Plays self-play games (static equity with the lexicon's leave table on both sides) until the bag
+is empty and solves each endgame reached, from the player to move's side, to the end (or until
+--limit seconds). Prints, by the tiles on both racks, how many endgames, the median and worst
+time to a complete solution, the positions visited, and how many were not solved within the
+limit; then the 7-vs-7 figure the target is set for (median ≤ 1 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pycore"))
+
+from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
+from gaddag_solver.game.endgame import EndgameSearch  # noqa: E402
+from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexicon", default="sowpods")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per endgame before giving up")
+    args = parser.parse_args()
+    print(f"$ {' '.join(sys.argv)}")
+    rules = Rules.load("english")
+    lexicon = Lexicon.load(resolve_lexicon(args.lexicon), rules)
+    leaves = Leaves.load(args.lexicon, rules)
+    rows: dict[int, list[tuple[float, int, bool]]] = {}
+    seven: list[float] = []
+    for seed in range(args.seed, args.seed + args.games):
+        game = Game.new(lexicon, seed=seed)
+        while not game.over and game.bag_count:
+            game.play(game.best_move("equity", leaves))
+        if game.over:
+            continue
+        sizes = sorted(len(rack) for rack in game.racks)
+        started = time.perf_counter()
+        result = EndgameSearch(game).run(time_limit=args.limit)
+        seconds = time.perf_counter() - started
+        tiles = sum(sizes)
+        rows.setdefault(tiles, []).append((seconds, result.nodes, result.complete))
+        if sizes == [7, 7]:
+            seven.append(seconds if result.complete else float("inf"))
+        print(f"  seed {seed}: racks {sizes[0]}+{sizes[1]}, {seconds:.2f} s, {result.nodes:,} positions, "
+              f"{'solved' if result.complete else 'not solved'}", file=sys.stderr)  # fmt: skip
+    print(f"endgames from {args.games} self-play games ({args.lexicon}), solved completely, one core")
+    print("| tiles on both racks | endgames | median s | worst s | median positions | unsolved in limit |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for tiles in sorted(rows):
+        found = rows[tiles]
+        times = [s for s, _n, _c in found]
+        nodes = [n for _s, n, _c in found]
+        unsolved = sum(1 for _s, _n, c in found if not c)
+        print(f"| {tiles} | {len(found)} | {statistics.median(times):.2f} | {max(times):.2f} | "
+              f"{statistics.median(nodes):,.0f} | {unsolved} |")  # fmt: skip
+    if seven:
+        print(f"7 vs 7: {len(seven)} endgames, median {statistics.median(seven):.2f} s (target ≤ 1 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Simulation benchmark: how fast it simulates, and how much stronger it plays.
+
+    .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2]
+    .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
+
+``speed`` simulates the candidates of positions taken from self-play (SOWPODS, the shipped leave
+table) for a fixed number of iterations with the stopping rule off, and prints playouts per
+second and candidate-plies per second (a playout is the candidate and its plies).
+
+``match`` plays the simulating player (15 candidates, 2 plies, at most --seconds per turn; with
+the bag empty, the endgame search for as long) against the static-equity player with the same
+leave table, in mirrored pairs (the same bag, seats swapped), on --workers processes, and prints
+the simulating player's wins with a 95% Wilson interval, the mean spread with its interval, and
+the time it took per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "pycore"))
+
+from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
+from gaddag_solver.game.endgame import EndgameSearch  # noqa: E402
+from gaddag_solver.game.simulate import Simulation, SimulationError  # noqa: E402
+from gaddag_solver.game.stats import mean_interval, wilson  # noqa: E402
+from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
+
+RULES = Rules.load("english")
+_loaded: dict[str, tuple[Lexicon, Leaves]] = {}
+
+
+def load(name: str) -> tuple[Lexicon, Leaves]:
+    if name not in _loaded:
+        _loaded[name] = (Lexicon.load(resolve_lexicon(name), RULES), Leaves.load(name, RULES))
+    return _loaded[name]
+
+
+def positions(lexicon: Lexicon, leaves: Leaves, count: int, seed: int) -> list[Game]:
+    """Mid-game positions (bag holding tiles) from self-play: a few turns into each game."""
+    found = []
+    game_seed = seed
+    while len(found) < count:
+        game = Game.new(lexicon, seed=game_seed)
+        for _ in range(2 + game_seed % 12):
+            if game.over or game.bag_count < 10:
+                break
+            game.play(game.best_move("equity", leaves))
+        if not game.over and game.bag_count >= 10:
+            found.append(game)
+        game_seed += 1
+    return found
+
+
+def speed(args: argparse.Namespace) -> None:
+    lexicon, leaves = load(args.lexicon)
+    games = positions(lexicon, leaves, args.positions, args.seed)
+    playouts = plies = 0
+    seconds = 0.0
+    for i, game in enumerate(games):
+        simulation = Simulation(game, leaves=leaves, plies=args.plies, confidence=0, seed=i)
+        started = time.perf_counter()
+        result = simulation.step(args.iterations)
+        seconds += time.perf_counter() - started
+        done = sum(c.iterations for c in result.candidates)
+        playouts += done
+        plies += done * (1 + args.plies)
+    print(f"simulation speed, {args.lexicon}, {len(games)} positions, {args.iterations} iterations each, "
+          f"{args.plies} plies, one core")  # fmt: skip
+    print("| positions | playouts | seconds | playouts/s | candidate-plies/s |")
+    print("| --- | --- | --- | --- | --- |")
+    print(f"| {len(games)} | {playouts} | {seconds:.2f} | {playouts / seconds:.0f} | {plies / seconds:.0f} |")
+
+
+def choose(game: Game, leaves: Leaves, seconds: float, seed: int) -> tuple[object, float]:
+    started = time.perf_counter()
+    if game.bag_count == 0:
+        result = EndgameSearch(game).run(time_limit=seconds)
+        return result.best, time.perf_counter() - started
+    try:
+        simulation = Simulation(game, leaves=leaves, seed=seed)
+    except SimulationError:  # nothing but the pass
+        return game.best_move("equity", leaves), time.perf_counter() - started
+    result = simulation.run(iterations=100_000, time_limit=seconds)
+    return result.best.move, time.perf_counter() - started
+
+
+def play_pair(job: tuple[str, int, float]) -> list[tuple[int, float, int]]:
+    """Two games from one seed, the simulating player first, then second: for each, (spread for
+    the simulating player, seconds it thought, its turns)."""
+    name, seed, seconds = job
+    lexicon, leaves = load(name)
+    out = []
+    for sim_seat in (0, 1):
+        game = Game.new(lexicon, seed=seed)
+        thought, turns = 0.0, 0
+        while not game.over:
+            if game.to_move == sim_seat:
+                move, spent = choose(game, leaves, seconds, seed * 1000 + turns)
+                thought += spent
+                turns += 1
+            else:
+                move = game.best_move("equity", leaves)
+            game.play(move)
+        scores = game.scores
+        out.append((scores[sim_seat] - scores[1 - sim_seat], thought, turns))
+    return out
+
+
+def match(args: argparse.Namespace) -> None:
+    pairs = args.games // 2
+    jobs = [(args.lexicon, args.seed + i, args.seconds) for i in range(pairs)]
+    spreads: list[float] = []
+    pair_spreads: list[float] = []
+    thought = 0.0
+    turns = 0
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        for done, pair in enumerate(pool.map(play_pair, jobs), 1):
+            for spread, spent, n in pair:
+                spreads.append(spread)
+                thought += spent
+                turns += n
+            pair_spreads.append(sum(s for s, _t, _n in pair) / 2)
+            if done % 10 == 0 or done == pairs:
+                elapsed = time.perf_counter() - started
+                print(f"  {2 * done}/{2 * pairs} games, {elapsed:.0f} s", file=sys.stderr)
+    wins = sum(1 for s in spreads if s > 0) + 0.5 * sum(1 for s in spreads if s == 0)
+    rate = wilson(wins, len(spreads))
+    spread = mean_interval(pair_spreads)
+    print(f"simulating player (15 candidates, 2 plies, {args.seconds} s per turn) against static equity, "
+          f"{args.lexicon} leaves, {len(spreads)} games in mirrored pairs")  # fmt: skip
+    print("| games | win rate | 95% interval | mean spread | 95% interval | s per turn (sim) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print(
+        f"| {len(spreads)} | {100 * rate.value:.1f}% | {100 * rate.low:.1f}–{100 * rate.high:.1f}% | "
+        f"{spread.value:+.1f} | {spread.low:+.1f} to {spread.high:+.1f} | {thought / max(1, turns):.3f} |"
+    )
+    print(f"median spread {statistics.median(spreads):+.0f}; wall time {time.perf_counter() - started:.0f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("speed", "match"))
+    parser.add_argument("--lexicon", default="sowpods")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--plies", type=int, default=2)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=0.25, help="the simulating player's time per turn")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    print(f"$ {' '.join(sys.argv)}")
+    if args.what == "speed":
+        speed(args)
+    else:
+        match(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,405 @@
+/* endgame.c — exact endgame search (the method: docs/endgame.md).
+ *
+ * With the bag empty both racks are known, so the rest of the game is a two-player game of
+ * perfect information. The search is negamax with alpha-beta over every play and the pass,
+ * one depth at a time (the caller deepens), with a transposition table keyed by a Zobrist-style
+ * hash of the board, both racks, the side to move and the scoreless turns so far. Values are
+ * the spread the player to move gains from here to the end of the game. A line cut off by the
+ * depth is valued by a guess (each side loses what it still holds), and every stored result
+ * says whether it rests on such a guess: a result that does not is exact at every depth, so a
+ * deeper search reuses it and the last depth finishes quickly.
+ *
+ * The state is one caller-owned buffer (gd_endgame_size bytes) plus a caller-owned table.
+ */
+#include <string.h>
+
+#include "movegen_internal.h"
+
+#define ENDGAME_MAGIC 0x47454e44u /* "GEND" */
+#define EXACT_DEPTH 255           /* a stored depth meaning "searched to the end of the game" */
+#define FLAG_EXACT 1
+#define FLAG_LOWER 2
+#define FLAG_UPPER 3
+#define INFINITE_VALUE 0x3fffffff
+
+typedef struct eg_entry {
+    uint64_t key;
+    int32_t value;
+    uint16_t move; /* a signature of the best move, for ordering */
+    uint8_t depth;
+    uint8_t flag;
+} eg_entry;
+
+typedef struct gd_endgame_state {
+    uint32_t magic;
+    uint32_t move_capacity;
+    const gd_lexicon *lex;
+    const gd_rules *rules;
+    eg_entry *table;
+    uint64_t table_mask;
+    uint64_t hash;
+    uint64_t nodes, node_limit;
+    int aborted;
+    int failed;
+    uint32_t to_move, scoreless;
+    uint8_t board[GD_MAX_SQUARES];
+    uint8_t rack[2][64];
+    gd_error error;
+    uint32_t pv_length[GD_ENDGAME_MAX_PLY + 1];
+    gd_move pv[GD_ENDGAME_MAX_PLY + 1][GD_ENDGAME_MAX_PLY];
+    gd_workspace workspace[GD_ENDGAME_MAX_PLY + 1];
+    gd_move moves[]; /* move_capacity: the move lists of the plies being searched, as a stack */
+} gd_endgame_state;
+
+size_t gd_endgame_size(uint32_t move_capacity)
+{
+    return sizeof(gd_endgame_state) + (size_t)move_capacity * sizeof(gd_move);
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+static uint64_t square_key(uint32_t square, uint8_t code) { return mix(((uint64_t)1 << 40) | (square << 8) | code); }
+static uint64_t rack_key(uint32_t player, uint32_t code, uint32_t n)
+{
+    return mix(((uint64_t)2 << 40) | (player << 16) | (code << 8) | n);
+}
+static uint64_t scoreless_key(uint32_t k) { return mix(((uint64_t)3 << 40) | k); }
+#define SIDE_KEY 0x5bd1e9955bd1e995ull
+
+static uint16_t move_signature(const gd_move *m)
+{
+    uint64_t h = mix(((uint64_t)m->kind << 24) | ((uint64_t)m->row << 16) | ((uint64_t)m->col << 8) | m->direction);
+    for (unsigned k = 0; k < m->length && k < GD_MAX_DIM; k++) h = mix(h ^ m->word[k]);
+    return (uint16_t)(h | 1); /* never 0: 0 means "no move stored" */
+}
+
+static uint32_t tiles_of(const uint8_t *rack, uint32_t n)
+{
+    uint32_t t = 0;
+    for (uint32_t c = 0; c <= n; c++) t += rack[c];
+    return t;
+}
+
+int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
+                     const gd_game *position, void *table, size_t table_size, gd_error *err)
+{
+    gd_endgame_state *es = state;
+    if (!es || !lex || !rules || !position || !table) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (state_size < sizeof *es)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "an endgame state needs at least %zu bytes, not %zu", sizeof *es,
+                            state_size);
+    uint64_t entries = table_size / sizeof(eg_entry);
+    if (entries < 1024) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a table of %zu bytes is too small", table_size);
+    uint64_t power = 1024;
+    while (power * 2 <= entries) power *= 2;
+    if (position->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
+    if (position->over) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game is over");
+    if (position->bag_count)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                            "an endgame needs an empty bag: %u tiles are in it (simulate instead)",
+                            position->bag_count);
+    if (position->squares != rules->rows * rules->cols)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game was made for another board size");
+    int rc = gd_check_rules(rules, err);
+    if (rc) return rc;
+    for (uint32_t p = 0; p < 2; p++)
+        if (tiles_of(position->rack[p], rules->alphabet_size) == 0)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "player %u has no tiles: the game is over", p + 1);
+    memset(es, 0, offsetof(gd_endgame_state, workspace));
+    es->move_capacity = (uint32_t)((state_size - sizeof *es) / sizeof(gd_move));
+    es->lex = lex;
+    es->rules = rules;
+    es->table = table;
+    es->table_mask = power - 1;
+    memset(table, 0, power * sizeof(eg_entry));
+    memcpy(es->board, position->board, sizeof es->board);
+    memcpy(es->rack, position->rack, sizeof es->rack);
+    es->to_move = position->to_move;
+    es->scoreless = position->scoreless;
+    const uint32_t squares = rules->rows * rules->cols;
+    for (uint32_t s = 0; s < squares; s++)
+        if (es->board[s]) es->hash ^= square_key(s, es->board[s]);
+    for (uint32_t p = 0; p < 2; p++)
+        for (uint32_t c = 0; c <= rules->alphabet_size; c++) es->hash ^= rack_key(p, c, es->rack[p][c]);
+    if (es->to_move) es->hash ^= SIDE_KEY;
+    rc = gd_prepare(lex, rules, es->board, &es->workspace[0], err);
+    if (rc) return rc;
+    es->magic = ENDGAME_MAGIC;
+    return GD_OK;
+}
+
+/* Put a play's tiles on the board and take them off the rack (back = 0), or undo that (back = 1),
+ * keeping the hash in step. */
+static void move_tiles(gd_endgame_state *es, const gd_move *m, uint32_t p, int back)
+{
+    const uint32_t cols = es->rules->cols;
+    const int across = m->direction == GD_ACROSS;
+    for (unsigned k = 0; k < m->length; k++) {
+        uint8_t code = m->word[k];
+        if (code & GD_ON_BOARD_FLAG) continue;
+        uint32_t s = (m->row + (across ? 0 : k)) * cols + m->col + (across ? k : 0);
+        uint32_t c = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
+        uint32_t had = es->rack[p][c], has = back ? had + 1u : had - 1u;
+        es->board[s] = back ? 0 : code;
+        es->hash ^= square_key(s, code) ^ rack_key(p, c, had) ^ rack_key(p, c, has);
+        es->rack[p][c] = (uint8_t)has;
+    }
+}
+static void put(gd_endgame_state *es, const gd_move *m, uint32_t p) { move_tiles(es, m, p, 0); }
+static void take_back(gd_endgame_state *es, const gd_move *m, uint32_t p) { move_tiles(es, m, p, 1); }
+
+static int32_t rack_value(const gd_endgame_state *es, uint32_t p)
+{
+    return gd_rack_value(es->rules, es->rack[p], es->rules->alphabet_size);
+}
+
+/* The guess for a position whose search the depth cuts off, for the player to move: both sides
+ * are stuck with what they hold. */
+static int32_t horizon_guess(const gd_endgame_state *es, uint32_t to_move)
+{
+    return rack_value(es, 1 - to_move) - rack_value(es, to_move);
+}
+
+/* The best line from `ply`: move m, then the child's line when the child was searched. */
+static void set_pv(gd_endgame_state *es, uint32_t ply, const gd_move *m, int searched)
+{
+    es->pv[ply][0] = *m;
+    uint32_t n = searched ? es->pv_length[ply + 1] : 0;
+    if (n > GD_ENDGAME_MAX_PLY - 1) n = GD_ENDGAME_MAX_PLY - 1;
+    memcpy(&es->pv[ply][1], es->pv[ply + 1], n * sizeof(gd_move));
+    es->pv_length[ply] = n + 1;
+}
+
+static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
+                      size_t base, int *exact)
+{
+    const gd_rules *rules = es->rules;
+    es->pv_length[ply] = 0;
+    *exact = 0;
+    if (++es->nodes > es->node_limit) {
+        es->aborted = 1;
+        return 0;
+    }
+    const uint32_t p = es->to_move, q = 1 - p;
+    const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
+    eg_entry *entry = &es->table[key & es->table_mask];
+    uint16_t hinted = 0;
+    if (entry->key == key) {
+        hinted = entry->move;
+        if (ply > 0 && entry->depth >= depth) {
+            int usable = entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
+                         (entry->flag == FLAG_UPPER && entry->value <= alpha);
+            if (usable) {
+                *exact = entry->depth == EXACT_DEPTH;
+                return entry->value;
+            }
+        }
+    }
+
+    size_t count = 0;
+    gd_move *moves = es->moves + base;
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
+    if (room < 1) {
+        es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
+                                  es->move_capacity);
+        return 0;
+    }
+    int rc = gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1, &count,
+                         &es->error);
+    if (rc) {
+        es->failed = rc;
+        return 0;
+    }
+    if (count > room - 1) {
+        es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0,
+                                  "a position has %zu plays, more than the %zu left in the move stack of %u", count,
+                                  room - 1, es->move_capacity);
+        return 0;
+    }
+    /* order: the stored best move, then plays that go out, then by score; the pass last */
+    const uint32_t held = tiles_of(es->rack[p], rules->alphabet_size);
+    gd_move *pass = &moves[count];
+    memset(pass, 0, sizeof *pass);
+    pass->kind = GD_PASS;
+    pass->equity = -INFINITE_VALUE;
+    for (size_t i = 0; i < count; i++) {
+        gd_move *m = &moves[i];
+        m->equity = m->score + (m->tiles_placed == held ? 1000000 : 0);
+        if (hinted && move_signature(m) == hinted) m->equity = INFINITE_VALUE;
+    }
+    if (hinted && move_signature(pass) == hinted) pass->equity = INFINITE_VALUE;
+    count++;
+    gd_sort_moves(moves, count, 1);
+
+    const int32_t opponent_value = rack_value(es, q);
+    const int32_t alpha0 = alpha;
+    int32_t best = -INFINITE_VALUE;
+    uint16_t best_signature = 0;
+    int all_exact = 1;
+    for (size_t i = 0; i < count; i++) {
+        const gd_move *m = &moves[i];
+        const int32_t score = m->kind == GD_PLAY ? m->score : 0;
+        const int ends_scoreless = score == 0 && es->scoreless + 1 >= rules->scoreless_turns;
+        int32_t v;
+        int child_exact = 1, searched = 0;
+        if (m->kind == GD_PLAY) put(es, m, p);
+        if (m->kind == GD_PLAY && m->tiles_placed == held) {
+            v = score + (rules->going_out_bonus + rules->going_out_penalty) * opponent_value;
+        } else if (ends_scoreless) {
+            v = score - rack_value(es, p) + opponent_value;
+        } else if (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) {
+            v = score - horizon_guess(es, q);
+            child_exact = 0;
+        } else {
+            uint32_t child_wsi = wsi;
+            if (m->kind == GD_PLAY) {
+                child_wsi = wsi + 1;
+                memcpy(&es->workspace[child_wsi], &es->workspace[wsi], sizeof(gd_workspace));
+                rc = gd_update_after_play(es->lex, rules, es->board, &es->workspace[child_wsi], m, &es->error);
+                if (rc) {
+                    take_back(es, m, p);
+                    es->failed = rc;
+                    return 0;
+                }
+            }
+            const uint32_t scoreless = es->scoreless;
+            es->scoreless = score == 0 ? scoreless + 1 : 0;
+            es->to_move = q;
+            es->hash ^= SIDE_KEY;
+            searched = 1;
+            v = score - search(es, ply + 1, depth - 1, score - beta, score - alpha, child_wsi, base + count, &child_exact);
+            es->hash ^= SIDE_KEY;
+            es->to_move = p;
+            es->scoreless = scoreless;
+        }
+        if (m->kind == GD_PLAY) take_back(es, m, p);
+        if (es->aborted || es->failed) return 0;
+        if (!child_exact) all_exact = 0;
+        if (v > best) {
+            best = v;
+            best_signature = move_signature(m);
+            set_pv(es, ply, m, searched);
+            if (v > alpha) alpha = v;
+            if (alpha >= beta) break;
+        }
+    }
+    entry->key = key;
+    entry->value = best;
+    entry->move = best_signature;
+    entry->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
+    entry->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
+    *exact = all_exact;
+    return best;
+}
+
+/*
+ * A line stops where the search took a position's value from the table. Go on from there by the
+ * table's best moves: replay the line on the board, then, while the game goes on and the table
+ * knows the position, find its stored move among the position's moves and play it. Everything
+ * played is taken back afterwards.
+ */
+static void extend_line(gd_endgame_state *es, gd_endgame_result *out)
+{
+    const gd_rules *rules = es->rules;
+    uint32_t played = 0, wsi = 0;
+    int ok = 1;
+    uint32_t scoreless_before[GD_ENDGAME_MAX_PLY];
+    for (; played < out->line_length; played++) {
+        const gd_move *m = &out->line[played];
+        const uint32_t p = es->to_move;
+        scoreless_before[played] = es->scoreless;
+        if (m->kind == GD_PLAY) {
+            put(es, m, p);
+            memcpy(&es->workspace[wsi + 1], &es->workspace[wsi], sizeof(gd_workspace));
+            if (gd_update_after_play(es->lex, rules, es->board, &es->workspace[wsi + 1], m, NULL)) ok = 0;
+            wsi++;
+        }
+        es->scoreless = (m->kind == GD_PLAY && m->score) ? 0 : es->scoreless + 1;
+        es->to_move = 1 - p;
+        es->hash ^= SIDE_KEY;
+    }
+    while (ok && out->line_length < GD_ENDGAME_MAX_PLY && wsi < GD_ENDGAME_MAX_PLY) {
+        const gd_move *last = out->line_length ? &out->line[out->line_length - 1] : NULL;
+        if (last && last->kind == GD_PLAY && tiles_of(es->rack[1 - es->to_move], rules->alphabet_size) == 0) break;
+        if (es->scoreless >= rules->scoreless_turns) break;
+        const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
+        const eg_entry *entry = &es->table[key & es->table_mask];
+        if (entry->key != key || !entry->move) break;
+        const uint32_t p = es->to_move;
+        size_t count = 0;
+        if (gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, es->moves, es->move_capacity,
+                        &count, NULL) ||
+            count > es->move_capacity)
+            break;
+        gd_move found;
+        memset(&found, 0, sizeof found);
+        found.kind = GD_PASS;
+        int hit = move_signature(&found) == entry->move;
+        for (size_t i = 0; i < count && !hit; i++)
+            if (move_signature(&es->moves[i]) == entry->move) {
+                found = es->moves[i];
+                hit = 1;
+            }
+        if (!hit) break;
+        found.equity = 100 * found.score;
+        out->line[out->line_length] = found;
+        scoreless_before[played] = es->scoreless;
+        if (found.kind == GD_PLAY) {
+            put(es, &found, p);
+            memcpy(&es->workspace[wsi + 1], &es->workspace[wsi], sizeof(gd_workspace));
+            if (gd_update_after_play(es->lex, rules, es->board, &es->workspace[wsi + 1], &found, NULL)) ok = 0;
+            wsi++;
+        }
+        es->scoreless = (found.kind == GD_PLAY && found.score) ? 0 : es->scoreless + 1;
+        es->to_move = 1 - p;
+        es->hash ^= SIDE_KEY;
+        out->line_length++;
+        played++;
+    }
+    while (played > 0) {
+        played--;
+        const gd_move *m = &out->line[played];
+        es->to_move = 1 - es->to_move;
+        es->hash ^= SIDE_KEY;
+        es->scoreless = scoreless_before[played];
+        if (m->kind == GD_PLAY) take_back(es, m, es->to_move);
+    }
+}
+
+int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err)
+{
+    gd_endgame_state *es = state;
+    if (!es || !out) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (es->magic != ENDGAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started endgame");
+    if (depth < 1 || depth > GD_ENDGAME_MAX_PLY)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "depth %u: 1 to %d plies", depth, GD_ENDGAME_MAX_PLY);
+    es->nodes = 0;
+    es->node_limit = node_limit ? node_limit : UINT64_MAX;
+    es->aborted = 0;
+    es->failed = 0;
+    int exact = 0;
+    int32_t value = search(es, 0, depth, -INFINITE_VALUE, INFINITE_VALUE, 0, 0, &exact);
+    out->nodes = es->nodes;
+    out->depth = depth;
+    if (es->failed) {
+        if (err) *err = es->error;
+        return es->failed;
+    }
+    if (es->aborted) {
+        out->stopped = 1;
+        return GD_OK;
+    }
+    out->stopped = 0;
+    out->value = value;
+    out->complete = (uint32_t)exact;
+    out->line_length = es->pv_length[0];
+    memcpy(out->line, es->pv[0], es->pv_length[0] * sizeof(gd_move));
+    for (uint32_t i = 0; i < out->line_length; i++) out->line[i].equity = 100 * out->line[i].score;
+    extend_line(es, out);
+    return GD_OK;
+}

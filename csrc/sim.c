@@ -1,0 +1,311 @@
+/* sim.c — Monte Carlo simulation of candidate moves (the method and the stopping rule:
+ * docs/simulation.md).
+ *
+ * Each iteration deals the tiles the player to move cannot see: the opponent's rack, then the
+ * order of the bag. Every candidate still in the running is then played from that same deal
+ * (common random numbers: the differences between candidates are measured on identical
+ * futures, which is what makes them separable in few iterations), followed by `plies` moves
+ * of static-equity players. A playout is worth the spread it gained plus the difference of
+ * the last leaves both sides kept. After each iteration a candidate is dropped when the
+ * leader's mean beats its own by more than prune_z standard errors of their paired
+ * difference.
+ *
+ * The state is one flat caller-owned buffer (gd_sim_size bytes); it points at the lexicon,
+ * the rules and the leave table given to gd_sim_start, which must outlive it.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "movegen_internal.h"
+
+#define SIM_MAGIC 0x4753494du /* "GSIM" */
+
+typedef struct gd_sim_state {
+    uint32_t magic;
+    uint32_t count;       /* candidates */
+    uint32_t live;        /* candidates not dropped */
+    uint32_t plies;
+    uint32_t min_iterations;
+    uint32_t player;      /* the player to move in the position */
+    uint32_t opponent_tiles; /* tiles dealt to the opponent each iteration */
+    uint32_t pool_count;  /* tiles the player cannot see: the bag and the opponent's rack */
+    double prune_z;
+    double spread_sigma;
+    uint64_t iterations;
+    const gd_lexicon *lex;
+    const gd_rules *rules;
+    const gd_leaves *leaves;
+    gd_rng rng;
+    uint8_t pool[GD_MAX_TILES];
+    gd_sim_candidate candidate[GD_SIM_MAX_CANDIDATES];
+    double cross[GD_SIM_MAX_CANDIDATES][GD_SIM_MAX_CANDIDATES]; /* sums of v_i * v_j, i < j */
+    gd_workspace base_workspace;   /* prepared for the position's board */
+    gd_workspace workspace;        /* a playout's */
+    gd_game base;                  /* the position */
+    gd_game game;                  /* a playout's (only the part before the history is copied) */
+} gd_sim_state;
+
+size_t gd_sim_size(void) { return sizeof(gd_sim_state); }
+
+static uint32_t count_tiles(const uint8_t *rack, uint32_t alphabet_size)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c <= alphabet_size; c++) n += rack[c];
+    return n;
+}
+
+/*
+ * What a move keeps, in hundredths, as static equity counts it beside the score: while the bag
+ * holds tiles, the leave table's value of the tiles kept; with the bag empty, 0 for a play that
+ * goes out (the game's end adjustment is in the score) and otherwise minus twice the value of
+ * the tiles kept, the cost of being stuck with them.
+ */
+int32_t gd_move_leave_term(const gd_rules *rules, const gd_leaves *leaves, const gd_game *game, const gd_move *move)
+{
+    const uint32_t p = game->to_move, n = rules->alphabet_size;
+    uint8_t kept[64];
+    memcpy(kept, game->rack[p], sizeof kept);
+    if (move->kind == GD_PLAY) {
+        for (unsigned k = 0; k < move->length; k++) {
+            uint8_t code = move->word[k];
+            if (code & GD_ON_BOARD_FLAG) continue;
+            uint32_t c = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
+            if (c <= n && kept[c]) kept[c]--;
+        }
+    } else if (move->kind == GD_EXCHANGE) {
+        for (unsigned k = 0; k < move->length && k < GD_MAX_DIM; k++)
+            if (move->word[k] <= n && kept[move->word[k]]) kept[move->word[k]]--;
+    }
+    if (game->bag_count > 0) return leaves ? gd_leaves_value(leaves, kept) : 0;
+    if (count_tiles(kept, n) == 0) return 0;
+    return -200 * gd_rack_value(rules, kept, n);
+}
+
+static int check_state(const gd_sim_state *sim, gd_error *err)
+{
+    if (!sim) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (sim->magic != SIM_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started simulation");
+    return GD_OK;
+}
+
+int gd_sim_start(void *state, const gd_lexicon *lex, const gd_rules *rules, const gd_game *position,
+                 const gd_move *candidates, uint32_t count, const gd_sim_options *options, gd_error *err)
+{
+    gd_sim_state *sim = state;
+    if (!sim || !lex || !rules || !position || !candidates || !options)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    memset(sim, 0, offsetof(gd_sim_state, base_workspace));
+    if (position->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
+    if (position->over) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game is over: nothing to simulate");
+    if (count == 0) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no candidate moves to simulate");
+    if (count > GD_SIM_MAX_CANDIDATES)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "%u candidates: at most %d", count, GD_SIM_MAX_CANDIDATES);
+    if (options->plies > GD_SIM_MAX_PLIES)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "%u plies: at most %d", options->plies, GD_SIM_MAX_PLIES);
+    if (!(options->prune_z >= 0 && options->prune_z < 1e6))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "prune_z must be a number from 0 (never drop) up");
+    if (!(options->spread_sigma >= 0 && options->spread_sigma < 1e6))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "spread_sigma must be a number from 0 up");
+    if (position->squares != rules->rows * rules->cols)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game was made for another board size");
+    if (options->leaves && (options->leaves->alphabet_size != rules->alphabet_size))
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the leave table has %u letters, the rules %u",
+                            options->leaves->alphabet_size, rules->alphabet_size);
+
+    sim->lex = lex;
+    sim->rules = rules;
+    sim->leaves = options->leaves;
+    sim->plies = options->plies;
+    sim->min_iterations = options->min_iterations < 2 ? 2 : options->min_iterations;
+    sim->prune_z = options->prune_z;
+    sim->spread_sigma = options->spread_sigma;
+    gd_rng_seed(&sim->rng, options->seed);
+    memcpy(&sim->base, position, offsetof(gd_game, history));
+    sim->player = position->to_move;
+    const uint32_t p = sim->player, q = 1 - p;
+
+    /* the unseen pool: the bag, then the opponent's rack (order does not matter: it is shuffled) */
+    for (uint32_t i = 0; i < position->bag_count; i++) sim->pool[sim->pool_count++] = position->bag[i];
+    for (uint32_t c = 0; c <= rules->alphabet_size; c++)
+        for (uint32_t k = 0; k < position->rack[q][c]; k++) sim->pool[sim->pool_count++] = (uint8_t)c;
+    if (position->bag_count == 0) {
+        sim->opponent_tiles = sim->pool_count; /* the opponent holds exactly what is unseen */
+    } else {
+        if (sim->pool_count < rules->rack_size)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                                "the %u unseen tiles cannot fill the opponent's rack of %u and leave a bag",
+                                sim->pool_count, rules->rack_size);
+        sim->opponent_tiles = rules->rack_size;
+    }
+
+    int rc = gd_prepare(lex, rules, position->board, &sim->base_workspace, err);
+    if (rc) return rc;
+    /* every candidate must be a move the player can make: try each on a copy */
+    for (uint32_t i = 0; i < count; i++) {
+        memcpy(&sim->game, &sim->base, offsetof(gd_game, history));
+        rc = gd_game_move(&sim->game, rules, &candidates[i], err);
+        if (rc) {
+            if (!err) return rc;
+            char why[sizeof err->message];
+            memcpy(why, err->message, sizeof why);
+            why[sizeof why - 1] = 0;
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "candidate %u: %s", i + 1, why);
+        }
+        sim->candidate[i].move = candidates[i];
+    }
+    sim->count = sim->live = count;
+    sim->magic = SIM_MAGIC;
+    return GD_OK;
+}
+
+/* The probability that a lead of `spread` holds when what is left moves it by a normal amount of
+ * standard deviation sigma: the normal distribution function at spread/sigma (Abramowitz and
+ * Stegun 7.1.26, within 1.5e-7; only exp and sqrt from the maths library, which every build of
+ * the core has). */
+static double lead_holds(double spread, double sigma)
+{
+    if (sigma <= 0) return spread > 0 ? 1.0 : spread < 0 ? 0.0 : 0.5;
+    double x = spread / (sigma * 1.4142135623730951), a = x < 0 ? -x : x;
+    double t = 1.0 / (1.0 + 0.3275911 * a);
+    double erf_a = 1.0 - t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) *
+                             exp(-a * a);
+    return 0.5 * (1.0 + (x < 0 ? -erf_a : erf_a));
+}
+
+/* Play candidate i from the deal in sim->game's bag and the opponent's rack; returns its value
+ * (hundredths) and its estimated win probability. */
+static int playout(gd_sim_state *sim, uint32_t i, uint64_t seed, int64_t *value, double *win, gd_error *err)
+{
+    const gd_rules *rules = sim->rules;
+    const uint32_t p = sim->player, q = 1 - p;
+    gd_game *g = &sim->game;
+    gd_sim_candidate *cand = &sim->candidate[i];
+    int32_t last_term[2] = {0, 0};
+    gd_player player = {GD_PLAYER_EQUITY, sim->leaves};
+
+    memcpy(&sim->workspace, &sim->base_workspace, sizeof sim->workspace);
+    gd_rng_seed(&g->rng, seed); /* exchanges put tiles back at the same places for every candidate */
+    gd_move move = cand->move;
+    for (uint32_t ply = 0;; ply++) {
+        last_term[g->to_move] = gd_move_leave_term(rules, sim->leaves, g, &move);
+        if (ply == 1 && move.kind == GD_PLAY && move.tiles_placed >= rules->rack_size) cand->opponent_bingos++;
+        int rc = gd_game_move(g, rules, &move, err);
+        if (rc) return rc;
+        if (move.kind == GD_PLAY) {
+            rc = gd_update_after_play(sim->lex, rules, g->board, &sim->workspace, &move, err);
+            if (rc) return rc;
+        }
+        if (g->over || ply >= sim->plies) break;
+        rc = gd_choose_prepared(sim->lex, rules, g, &sim->workspace, &player, &move, err);
+        if (rc) return rc;
+    }
+    int64_t gained = (int64_t)(g->score[p] - g->score[q]) - (int64_t)(sim->base.score[p] - sim->base.score[q]);
+    int64_t v = 100 * gained;
+    if (!g->over) v += last_term[p] - last_term[q];
+    *value = v;
+    double spread = (double)(g->score[p] - g->score[q]);
+    if (g->over) {
+        *win = lead_holds(spread, 0);
+    } else {
+        spread += (double)(last_term[p] - last_term[q]) / 100.0;
+        uint32_t left = g->bag_count + count_tiles(g->rack[0], rules->alphabet_size) +
+                        count_tiles(g->rack[1], rules->alphabet_size);
+        *win = lead_holds(spread, sim->spread_sigma * sqrt((double)left));
+    }
+    (void)q;
+    return GD_OK;
+}
+
+/* The stopping rule: drop every candidate the leader beats by more than prune_z standard errors
+ * of their paired difference. */
+static void drop_beaten(gd_sim_state *sim)
+{
+    if (sim->prune_z <= 0 || sim->live < 2 || sim->iterations < sim->min_iterations) return;
+    const double n = (double)sim->iterations;
+    uint32_t leader = 0;
+    int found = 0;
+    for (uint32_t i = 0; i < sim->count; i++) {
+        if (sim->candidate[i].dropped) continue;
+        if (!found || sim->candidate[i].value_sum > sim->candidate[leader].value_sum) leader = i;
+        found = 1;
+    }
+    const gd_sim_candidate *l = &sim->candidate[leader];
+    for (uint32_t i = 0; i < sim->count; i++) {
+        gd_sim_candidate *c = &sim->candidate[i];
+        if (c->dropped || i == leader) continue;
+        double d = (double)(l->value_sum - c->value_sum) / n;
+        double cross = leader < i ? sim->cross[leader][i] : sim->cross[i][leader];
+        double var = (l->value_squares + c->value_squares - 2.0 * cross) / n - d * d;
+        if (var < 0) var = 0;
+        double se = sqrt(var / (n - 1.0));
+        if (d > sim->prune_z * se) {
+            c->dropped = 1;
+            sim->live--;
+        }
+    }
+}
+
+int gd_sim_run(void *state, uint32_t iterations, gd_error *err)
+{
+    gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    const gd_rules *rules = sim->rules;
+    const uint32_t q = 1 - sim->player;
+    int64_t values[GD_SIM_MAX_CANDIDATES];
+    uint8_t deal[GD_MAX_TILES];
+    for (uint32_t it = 0; it < iterations && sim->live > 1; it++) {
+        const uint64_t seed = gd_rng_next(&sim->rng);
+        gd_rng deal_rng;
+        gd_rng_seed(&deal_rng, seed ^ 0x9E3779B97F4A7C15ull);
+        memcpy(deal, sim->pool, sim->pool_count);
+        for (uint32_t k = sim->pool_count; k > 1; k--) {
+            uint32_t j = gd_rng_below(&deal_rng, k);
+            uint8_t t = deal[k - 1];
+            deal[k - 1] = deal[j];
+            deal[j] = t;
+        }
+        for (uint32_t i = 0; i < sim->count; i++) {
+            gd_sim_candidate *c = &sim->candidate[i];
+            if (c->dropped) continue;
+            gd_game *g = &sim->game;
+            memcpy(g, &sim->base, offsetof(gd_game, history));
+            memset(g->rack[q], 0, sizeof g->rack[q]);
+            for (uint32_t k = 0; k < sim->opponent_tiles; k++) g->rack[q][deal[k]]++;
+            g->bag_count = sim->pool_count - sim->opponent_tiles;
+            memcpy(g->bag, deal + sim->opponent_tiles, g->bag_count);
+            double win = 0;
+            rc = playout(sim, i, seed, &values[i], &win, err);
+            if (rc) return rc;
+            double v = (double)values[i];
+            c->iterations++;
+            c->value_sum += values[i];
+            c->value_squares += v * v;
+            c->wins += win;
+        }
+        for (uint32_t i = 0; i < sim->count; i++) {
+            if (sim->candidate[i].dropped) continue;
+            for (uint32_t j = i + 1; j < sim->count; j++)
+                if (!sim->candidate[j].dropped) sim->cross[i][j] += (double)values[i] * (double)values[j];
+        }
+        sim->iterations++;
+        drop_beaten(sim);
+    }
+    (void)rules;
+    return GD_OK;
+}
+
+int gd_sim_results(const void *state, gd_sim_candidate *out, uint32_t capacity, uint32_t *count, uint32_t *live,
+                   uint64_t *iterations, gd_error *err)
+{
+    const gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    if (!out && capacity) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    uint32_t n = sim->count < capacity ? sim->count : capacity;
+    if (n) memcpy(out, sim->candidate, n * sizeof *out);
+    if (count) *count = sim->count;
+    if (live) *live = sim->live;
+    if (iterations) *iterations = sim->iterations;
+    return GD_OK;
+}

@@ -1,0 +1,185 @@
+"""Exact endgame search (docs/endgame.md): with the bag empty, the best line for the player to
+move and the spread it gains by the end of the game.
+
+The C core searches one depth at a time (``gd_endgame_search``) and keeps its transposition
+table between depths; this module deepens until a search reaches the end of the game on every
+line (the value is then exact), a time limit passes, or the caller stops it. Each depth is
+searched in slices of a bounded number of positions, so a progress callback runs, and a stop or
+time limit takes effect, within a fraction of a second even when one depth takes long; a slice
+cut short is searched again, mostly from the table.
+
+    game = Game.from_position(board, ["AEIN", "DGOR"], lexicon)   # the bag is then empty
+    result = solve_endgame(game, time_limit=5)
+    print(result.value, [str(m) for m in result.line], result.complete)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .. import _core_api as core
+from ..board import Board
+from ..move import Move
+from .play import Game, GameError
+
+SLICE_NODES = 20_000  # positions per call into the core between progress reports
+MAX_DEPTH = 64
+# Depths searched one by one before a search to the end (MAX_DEPTH): the shallow searches fill
+# the table with good first moves, after which one search to the end costs fewer positions than
+# going on one ply at a time through the long lines that passes make (bench/endgame.py).
+STEP_DEPTHS = 6
+
+
+class EndgameError(GameError):
+    """An endgame that cannot be searched (tiles in the bag, the game over, bad settings)."""
+
+
+@dataclass(frozen=True)
+class EndgameResult:
+    """The best line found and what it is worth: ``value`` is the spread the player to move gains
+    from now to the end of the game (going-out bonus and rack penalties included)."""
+
+    value: int
+    line: list[Move]  # the player to move's move first, then the opponent's, in turn
+    depth: int  # plies of the last finished search
+    complete: bool  # every line reached the end of the game: value and line are exact
+    nodes: int  # positions visited, all depths
+    elapsed: float
+    reason: str  # "solved", "time", "depth", "stopped"
+
+    @property
+    def best(self) -> Move:
+        return self.line[0]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "line": [str(m) for m in self.line],
+            "depth": self.depth,
+            "complete": self.complete,
+            "nodes": self.nodes,
+            "elapsed": round(self.elapsed, 3),
+            "reason": self.reason,
+        }
+
+
+class EndgameSearch:
+    """An endgame search of ``game``'s position (the bag must be empty; both racks are known)."""
+
+    def __init__(self, game: Game, *, table_bytes: int = core.ENDGAME_TABLE_BYTES) -> None:
+        if game.over:
+            raise EndgameError("the game is over")
+        if game.bag_count:
+            raise EndgameError(
+                f"an endgame needs an empty bag: {game.bag_count} tiles are in it (simulate instead)"
+            )
+        self.game = game
+        self._stop = False
+        self._nodes = 0
+        self._elapsed = 0.0
+        self._last: core.EndgameResult | None = None
+        try:
+            self._state = core.endgame_start(
+                game.lexicon._core, game._rules, game._state, table_bytes=table_bytes
+            )
+        except core.CoreError as error:
+            raise EndgameError(str(error)) from None
+
+    def stop(self) -> None:
+        """Ask a running search to stop after the current slice; the last finished depth stands."""
+        self._stop = True
+
+    def deepen(
+        self, max_depth: int = MAX_DEPTH, time_limit: float | None = None, slice_nodes: int = SLICE_NODES
+    ) -> Iterator[EndgameResult]:
+        """Search depth 1, 2, 3, ... yielding the result of each finished depth, until one is
+        complete (exact), ``max_depth`` is reached, ``time_limit`` seconds pass or :meth:`stop`."""
+        if not 1 <= max_depth <= MAX_DEPTH:
+            raise EndgameError(f"max_depth must be from 1 to {MAX_DEPTH}, not {max_depth}")
+        self._stop = False
+        started = time.perf_counter()
+        depth = 1 if self._last is None else self._last.depth + 1
+        if self._last is not None and self._last.complete:
+            yield self._result("solved")
+            return
+        while depth <= max_depth:
+            while True:
+                if self._stop or (time_limit is not None and time.perf_counter() - started >= time_limit):
+                    self._elapsed += time.perf_counter() - started
+                    started = time.perf_counter()
+                    if self._last is not None:
+                        yield self._result("stopped" if self._stop else "time")
+                    return
+                try:
+                    found = core.endgame_search(self._state, depth, slice_nodes)
+                except core.CoreError as error:
+                    raise EndgameError(str(error)) from None
+                self._nodes += found.nodes
+                if not found.stopped:
+                    break
+            self._last = found
+            now = time.perf_counter()
+            self._elapsed += now - started
+            started = now
+            if found.complete:
+                yield self._result("solved")
+                return
+            yield self._result("depth" if depth == max_depth else "running")
+            depth = depth + 1 if depth < STEP_DEPTHS else max_depth
+
+    def _result(self, reason: str) -> EndgameResult:
+        assert self._last is not None
+        return EndgameResult(
+            self._last.value,
+            self._line(self._last.line),
+            self._last.depth,
+            self._last.complete,
+            self._nodes,
+            self._elapsed,
+            reason,
+        )
+
+    def _line(self, records: list[bytes]) -> list[Move]:
+        """The line's moves, each read on the board and rack it is played from."""
+        game = self.game
+        board: Board = game.board
+        racks = list(game.racks)
+        mover = game.to_move
+        moves: list[Move] = []
+        for record in records:
+            move = game.solver.moves_from_records(record, board, racks[mover], valued=False)[0]
+            moves.append(move)
+            if move.is_play:
+                board = board.play(move)
+                racks[mover] = racks[mover].remove(move.tiles_used)
+            mover = 1 - mover
+        return moves
+
+    def run(
+        self,
+        max_depth: int = MAX_DEPTH,
+        time_limit: float | None = None,
+        progress: Callable[[EndgameResult], object] | None = None,
+    ) -> EndgameResult:
+        """Deepen as :meth:`deepen` does, calling ``progress`` with each depth's result; the last."""
+        result = None
+        for result in self.deepen(max_depth, time_limit):
+            if progress is not None:
+                progress(result)
+        if result is None:
+            raise EndgameError("the search was stopped before it finished depth 1")
+        return result
+
+
+def solve_endgame(
+    game: Game,
+    *,
+    max_depth: int = MAX_DEPTH,
+    time_limit: float | None = None,
+    progress: Callable[[EndgameResult], object] | None = None,
+) -> EndgameResult:
+    """The best line for the player to move in ``game`` (the bag empty) and the spread it gains:
+    exact when ``result.complete``, else the best found by the deepest finished search."""
+    return EndgameSearch(game).run(max_depth, time_limit, progress)

@@ -1,0 +1,198 @@
+"""The endgame search against a brute-force minimax, and its interface.
+
+The oracle is a plain minimax written here over the Python Game (every play the solver lists and
+the pass, the game's own end rules and scores, positions remembered), with no pruning, no depth
+limit and no ordering: it shares nothing with the C search but the move generator, which the
+oracle tests check elsewhere. Endgames come from self-play on small tile sets, so the oracle
+finishes in moments.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gaddag_solver import Game, Lexicon, Rules, build_gaddag
+from gaddag_solver import _core_api as core
+from gaddag_solver.game.endgame import EndgameError, EndgameSearch, solve_endgame
+from gaddag_solver.lexicons import resolve_lexicon
+from gaddag_solver.move import KIND_PASS, MOVE_RECORD
+from small_words import WORDS as SMALL_WORDS
+from tiny_rules import tiny_rules
+
+
+def small_set_rules(scoreless_turns: int, rack_size: int = 3) -> Rules:
+    """The tiny 9×9 board with a set of 14 tiles (a blank among them): endgames of a few tiles a side."""
+    return tiny_rules(
+        f"endgame{scoreless_turns}",
+        rack_size=rack_size,
+        bingo_bonus=20,
+        letters=[["A", 1, 3], ["C", 3, 1], ["E", 1, 3], ["R", 1, 2], ["S", 1, 2], ["T", 2, 2]],
+        vowels=["A", "E"],
+        exchange_minimum=3,
+        scoreless_turns=scoreless_turns,
+    )
+
+
+def small_lexicon(rules: Rules) -> Lexicon:
+    words = sorted(w for w in SMALL_WORDS if set(w) <= set(rules.alphabet.letters))
+    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
+    return Lexicon.load(data, rules)
+
+
+PASS_RECORD = MOVE_RECORD.pack(0, 0, 0, 0, 0, 0, 0, KIND_PASS, b"")
+
+
+def minimax(game: Game, memo: dict[bytes, int]) -> int:
+    """The spread the player to move gains from here to the end, playing perfectly on both sides:
+    every play the generator lists and the pass, each made with the game's own rules and undone
+    from a snapshot; positions remembered by their board, racks, side to move and scoreless turns."""
+    state = game._state
+    squares = game.rules.rows * game.rules.cols
+    key = core.game_board(state, squares) + core.game_rack(state, 0) + core.game_rack(state, 1)
+    key += bytes([game.to_move, game.scoreless_turns])
+    if key in memo:
+        return memo[key]
+    mover = game.to_move
+    _count, records = game.solver.solve_raw(game.board, game.rack())
+    moves = [records[i : i + MOVE_RECORD.size] for i in range(0, len(records), MOVE_RECORD.size)]
+    snapshot = state.snapshot()
+    before = game.scores
+    best = None
+    for record in [*moves, PASS_RECORD]:
+        core.game_move(state, game._rules, record)
+        gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+        value = gained if game.over else gained - minimax(game, memo)
+        state.restore(snapshot)
+        best = value if best is None else max(best, value)
+    assert best is not None
+    memo[key] = best
+    return best
+
+
+def endgames(lexicon: Lexicon, rules: Rules, seeds: range) -> list[Game]:
+    found = []
+    for seed in seeds:
+        game = Game.new(lexicon, rules, seed=seed)
+        while not game.over and game.bag_count:
+            game.play(game.best_move("greedy" if seed % 2 else "equity"))
+        if not game.over:
+            found.append(game)
+    return found
+
+
+def play_line(game: Game, line: list) -> int:  # type: ignore[type-arg]
+    """Play a line on the game; the spread it gained for the player who moved first."""
+    mover = game.to_move
+    start = game.scores
+    for move in line:
+        assert not game.over, "the line goes on after the end of the game"
+        game.play(move)
+    return (game.scores[mover] - start[mover]) - (game.scores[1 - mover] - start[1 - mover])
+
+
+@pytest.mark.parametrize("scoreless_turns", [2, 6])
+def test_endgame_values_equal_a_brute_force_minimax(scoreless_turns: int) -> None:
+    rules = small_set_rules(scoreless_turns)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(24))
+    assert len(games) >= 12
+    passes_best = 0
+    for game in games:
+        expected = minimax(game, {})
+        result = solve_endgame(game)
+        assert result.complete and result.reason == "solved"
+        assert result.value == expected, f"{game}: search {result.value}, minimax {expected}"
+        # the line is a real game to its end, worth what the search says
+        assert play_line(game, result.line) == expected
+        assert game.over
+        passes_best += result.line[0].kind == "pass"
+    assert passes_best < len(games)
+
+
+def test_endgame_with_racks_of_five_equals_minimax() -> None:
+    rules = small_set_rules(2, rack_size=5)
+    lexicon = small_lexicon(rules)
+    sizes = [(g, sorted(len(r) for r in g.racks)) for g in endgames(lexicon, rules, range(60))]
+    games = [g for g, (short, long) in sizes if long >= 4 and short + long <= 6][:4]
+    assert len(games) >= 2
+    for game in games:
+        expected = minimax(game, {})
+        assert solve_endgame(game).value == expected
+
+
+def short_endgame(lexicon: Lexicon, most: int) -> Game:
+    """The first self-played English endgame (seeds from 12) whose opponent holds at most ``most``
+    tiles: one the search solves in moments."""
+    for seed in range(12, 60):
+        game = Game.new(lexicon, seed=seed)
+        while game.bag_count and not game.over:
+            game.play(game.best_move("equity"))
+        if not game.over and len(game.rack(1 - game.to_move)) <= most:
+            return game
+    raise AssertionError(f"no endgame with an opponent's rack of at most {most} tiles in these seeds")
+
+
+def test_a_seven_tile_endgame_line_plays_out_to_its_value() -> None:
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = short_endgame(lexicon, 3)
+    depths = []
+    result = EndgameSearch(game).run(progress=lambda r: depths.append(r.depth))
+    assert result.complete
+    assert depths == sorted(depths) and depths[-1] == result.depth
+    assert play_line(game, result.line) == result.value
+    assert game.over
+
+
+def test_endgame_refuses_tiles_in_the_bag_and_a_finished_game() -> None:
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=1)
+    with pytest.raises(EndgameError, match="empty bag: 86 tiles"):
+        EndgameSearch(game)
+    rules = small_set_rules(2)
+    small = small_lexicon(rules)
+    over = Game.new(small, rules, seed=3)
+    while not over.over:
+        over.play(over.best_move())
+    with pytest.raises(EndgameError, match="over"):
+        EndgameSearch(over)
+
+
+def test_a_time_limit_gives_the_deepest_finished_line() -> None:
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=4)
+    while game.bag_count:
+        game.play(game.best_move("equity"))
+    search = EndgameSearch(game)
+    result = search.run(time_limit=0.05)
+    assert result.reason in ("time", "solved")
+    assert result.line and result.depth >= 1
+    assert result.complete == (result.reason == "solved")
+
+
+def test_endgame_command_prints_the_line() -> None:
+    import json
+    import subprocess
+    import sys
+
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=2)
+    while game.bag_count:
+        game.play(game.best_move("equity"))
+    expected = solve_endgame(Game.from_board(game.board, game.rack(), lexicon))
+    board_file = "\n".join(game.board.to_rows()) + "\n"
+    command = [sys.executable, "-m", "gaddag_solver", "endgame", "--lexicon", "sowpods", "--board", "-"]
+    run = subprocess.run(
+        [*command, "--rack", str(game.rack()), "--format", "json"],
+        input=board_file, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["value"] == expected.value and result["complete"]
+    assert result["line"] == [str(m) for m in expected.line]
+    refused = subprocess.run(
+        [*command, "--rack", "AEINRST"],
+        input="\n".join(["." * 15] * 15),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "empty bag" in refused.stderr

@@ -1,0 +1,107 @@
+"""The page's look-ahead, end to end in Chromium (the fixtures of tests/test_web_e2e.py): Simulate
+shows the candidates updating and can be stopped; the same seeded simulation as natively; Endgame
+on a position with the bag empty shows the exact line, held to the native endgame search; an
+endgame asked with tiles in the bag is refused with the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import test_web_e2e
+from gaddag_solver import Game, Lexicon, Rules
+from gaddag_solver.formats.leaves import Leaves
+from gaddag_solver.game.endgame import solve_endgame
+from gaddag_solver.game.simulate import Simulation
+from test_endgame import short_endgame
+from test_web_e2e import Page, open_position
+
+pytestmark = test_web_e2e.pytestmark
+site = test_web_e2e.site
+server = test_web_e2e.server
+browser = test_web_e2e.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGLISH = Rules.load("english")
+LEXICON = "sowpods"
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> Lexicon:
+    return Lexicon.load(ROOT / "lexicons" / f"{LEXICON}.gaddag", ENGLISH)
+
+
+@pytest.fixture(scope="module")
+def page(browser: object, server: str):  # type: ignore[no-untyped-def]
+    opened = Page(browser, server).open()
+    yield opened
+    opened.close()
+
+
+def show(page: Page, rows: list[str], rack: str) -> None:
+    open_position(page, rows, rack, lexicon={"english": LEXICON})
+    page.page.click("#lookahead-box summary")
+
+
+def wait_done(page: Page, timeout: int = 60_000) -> dict:
+    page.page.wait_for_function(
+        "() => !document.querySelector('#lookahead').hasAttribute('aria-busy') && window.gaddag.lookAhead()",
+        timeout=timeout,
+    )
+    return page.page.evaluate("window.gaddag.lookAhead()")
+
+
+def test_simulate_updates_live_stops_and_matches_native(page: Page, lexicon: Lexicon) -> None:
+    game = Game.new(lexicon, seed=5)
+    for _ in range(4):
+        game.play(game.best_move("equity"))
+    rows = game.board.to_rows()
+    rack = str(game.rack())
+    show(page, rows, rack)
+    page.page.fill("#sim-candidates", "6")
+    page.page.click("#sim-start")
+    page.page.wait_for_selector("#lookahead-stop:not([hidden])")
+    page.page.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=60_000)
+    assert page.page.locator("#lookahead-rows tr").count() == 6
+    # the page answers while it simulates: the rack field takes typing
+    page.page.click("#rack")
+    page.page.click("#lookahead-stop")
+    standing = wait_done(page)
+    assert page.page.is_hidden("#lookahead-stop")
+    assert "stopped" in page.page.text_content("#lookahead-status")
+    iterations = standing["iterations"]
+    assert iterations > 0
+    # the page's seeded simulation (seed 1) equals the native one run for as many iterations
+    table = Leaves.load(LEXICON, ENGLISH)
+    native_game = Game.from_board(game.board, rack, lexicon)
+    native = Simulation(native_game, leaves=table, candidates=6, seed=1).step(iterations)
+    assert [c["move"] for c in standing["candidates"]] == [str(c.move) for c in native.candidates]
+    assert [c["mean"] for c in standing["candidates"]] == [round(c.mean, 3) for c in native.candidates]
+    # a row previews its move on the board
+    page.page.click("#lookahead-rows tr[data-index='0']")
+    assert page.page.locator("#board .preview").count() == len(native.candidates[0].move.tiles)
+    assert not page.errors, page.errors
+
+
+def test_endgame_shows_the_exact_line(page: Page, lexicon: Lexicon) -> None:
+    game = short_endgame(lexicon, 4)
+    rack = str(game.rack())
+    position = Game.from_board(game.board, rack, lexicon)
+    assert position.bag_count == 0
+    expected = solve_endgame(position)
+    show(page, game.board.to_rows(), rack)
+    page.page.click("#endgame-start")
+    answer = wait_done(page)
+    assert answer["complete"] and answer["value"] == expected.value
+    assert [m["move"] for m in answer["line"]] == [str(m) for m in expected.line]
+    assert page.page.locator("#lookahead-rows tr").count() == len(expected.line)
+    assert "exact" in page.page.text_content("#lookahead-status")
+    assert not page.errors, page.errors
+
+
+def test_endgame_with_tiles_in_the_bag_is_refused(page: Page) -> None:
+    show(page, ["." * 15] * 15, "AEINRST")
+    page.page.click("#endgame-start")
+    page.page.wait_for_selector("#lookahead-status.error")
+    assert "empty bag" in page.page.text_content("#lookahead-status")
+    assert page.page.is_enabled("#endgame-start")

@@ -1,0 +1,168 @@
+// Look-ahead: simulation of the best candidates and the exact endgame, run in the worker a step
+// at a time (web_api.simulate / web_api.endgame). Each step returns within about 150 ms with the
+// standing, which is drawn at once; the page asks for the next step only while the search runs,
+// so Stop takes effect within a step and the page stays responsive throughout.
+
+const $ = (id) => document.getElementById(id);
+const STEP_MS = 150;
+
+function percent(x) {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+}
+
+export class LookAheadPanel {
+  /**
+   * @param {object} hooks request(type, payload) → Promise; position() → the solve request of the
+   *   position on the page (lexicon, rules, board, rack, leaves); preview(tiles): show a move's
+   *   tiles on the board (null: none); unseenCount() → the tiles unseen (bag + opponent's rack).
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.kind = null; // "simulate" or "endgame" while one runs
+    this.session = null;
+    this.run = 0; // bumped by every start and stop, so a late answer of an old run is dropped
+    this.standing = null; // the last answer, for the tests and the table
+    $("sim-start").addEventListener("click", () => this.start("simulate"));
+    $("endgame-start").addEventListener("click", () => this.start("endgame"));
+    $("lookahead-stop").addEventListener("click", () => this.stop("stopped"));
+    $("lookahead-rows").addEventListener("click", (event) => {
+      const row = event.target.closest("tr[data-index]");
+      if (row) this.previewRow(Number(row.dataset.index));
+    });
+  }
+
+  /** The position changed: a running search no longer applies. */
+  positionChanged() {
+    if (this.kind) this.stop("the position changed");
+  }
+
+  setStatus(text, failed = false) {
+    const status = $("lookahead-status");
+    status.textContent = text;
+    status.classList.toggle("error", failed);
+  }
+
+  running(on) {
+    $("sim-start").disabled = on;
+    $("endgame-start").disabled = on;
+    $("lookahead-stop").hidden = !on;
+    $("lookahead").toggleAttribute("aria-busy", on);
+  }
+
+  async start(kind) {
+    if (this.kind) return;
+    const run = ++this.run;
+    const position = this.hooks.position();
+    const settings =
+      kind === "simulate"
+        ? { candidates: Number($("sim-candidates").value) || 15, plies: Number($("sim-plies").value) || 2, seed: 1 }
+        : {};
+    this.kind = kind;
+    this.standing = null;
+    this.running(true);
+    $("lookahead-rows").replaceChildren();
+    this.setStatus(kind === "simulate" ? "Simulating…" : "Solving the endgame…");
+    try {
+      let answer = (await this.hooks.request(kind, { ...position, ...settings, action: "start" })).result;
+      this.session = answer.session;
+      while (run === this.run) {
+        answer = (await this.hooks.request(kind, { action: "step", session: this.session, ms: STEP_MS })).result;
+        if (run !== this.run) return;
+        this.standing = answer;
+        this.draw(kind, answer);
+        if (answer.done) {
+          this.finish(kind === "simulate" ? "simulation finished" : "solved");
+          return;
+        }
+      }
+    } catch (error) {
+      if (run !== this.run) return;
+      this.kind = null;
+      this.running(false);
+      this.setStatus(error.message || String(error), true);
+    }
+  }
+
+  finish(why) {
+    if (this.session !== null) this.hooks.request(this.kind, { action: "stop", session: this.session }).catch(() => {});
+    this.run++;
+    this.kind = null;
+    this.session = null;
+    this.running(false);
+    const shown = this.standing ? this.summary(this.standing) : "";
+    this.setStatus(`${shown}${shown ? " — " : ""}${why}`);
+  }
+
+  stop(why) {
+    if (!this.kind) return;
+    this.finish(why);
+  }
+
+  summary(answer) {
+    if (answer.candidates) {
+      return `${answer.iterations} iterations, ${answer.candidates.filter((c) => !c.dropped).length} candidates left`;
+    }
+    if (!answer.depth) return "";
+    const how = answer.complete ? "exact" : `depth ${answer.depth}, not proven yet`;
+    return `value ${answer.value >= 0 ? "+" : ""}${answer.value} (${how}), ${answer.nodes.toLocaleString("en")} positions`;
+  }
+
+  draw(kind, answer) {
+    const body = $("lookahead-rows");
+    const rows = [];
+    if (kind === "simulate") {
+      $("lookahead-head").replaceChildren(...["Move", "Value", "±95%", "Win", "Opp. bingo", "Iter.", ""].map(th));
+      answer.candidates.forEach((c, i) => {
+        const tr = document.createElement("tr");
+        tr.dataset.index = String(i);
+        tr.classList.toggle("dropped", c.dropped);
+        const err = c.stderr === null ? "–" : (1.96 * c.stderr).toFixed(1);
+        tr.append(
+          td(c.move),
+          td(c.iterations ? signed(c.mean) : "–", "num"),
+          td(err, "num"),
+          td(c.iterations ? percent(c.win_rate) : "–", "num"),
+          td(c.iterations ? percent(c.opponent_bingo_rate) : "–", "num"),
+          td(String(c.iterations), "num"),
+          td(c.dropped ? "dropped" : i === 0 ? "best" : ""),
+        );
+        rows.push(tr);
+      });
+    } else {
+      $("lookahead-head").replaceChildren(...["#", "Who", "Move"].map(th));
+      (answer.line || []).forEach((m, i) => {
+        const tr = document.createElement("tr");
+        tr.dataset.index = String(i);
+        tr.append(td(String(i + 1), "num"), td(i % 2 ? "opponent" : "you"), td(m.move));
+        rows.push(tr);
+      });
+    }
+    body.replaceChildren(...rows);
+    this.setStatus(`${this.summary(answer)}…`);
+  }
+
+  previewRow(index) {
+    const answer = this.standing;
+    if (!answer) return;
+    const item = answer.candidates ? answer.candidates[index] : index === 0 ? answer.line?.[0] : null;
+    this.hooks.preview(item && item.placed && item.placed.length ? item.placed : null);
+  }
+}
+
+function th(text) {
+  const cell = document.createElement("th");
+  cell.scope = "col";
+  cell.textContent = text;
+  return cell;
+}
+
+function td(text, cls = "") {
+  const cell = document.createElement("td");
+  cell.textContent = text;
+  if (cls) cell.className = cls;
+  return cell;
+}
