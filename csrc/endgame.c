@@ -25,9 +25,11 @@
 typedef struct eg_entry {
     uint64_t key;
     int32_t value;
-    uint16_t move; /* a signature of the best move, for ordering */
     uint8_t depth;
     uint8_t flag;
+    uint8_t has_move;
+    uint8_t reserved;
+    gd_move move; /* the best move found: tried first, before the position's moves are generated */
 } eg_entry;
 
 typedef struct gd_endgame_state {
@@ -70,13 +72,6 @@ static uint64_t rack_key(uint32_t player, uint32_t code, uint32_t n)
 }
 static uint64_t scoreless_key(uint32_t k) { return mix(((uint64_t)3 << 40) | k); }
 #define SIDE_KEY 0x5bd1e9955bd1e995ull
-
-static uint16_t move_signature(const gd_move *m)
-{
-    uint64_t h = mix(((uint64_t)m->kind << 24) | ((uint64_t)m->row << 16) | ((uint64_t)m->col << 8) | m->direction);
-    for (unsigned k = 0; k < m->length && k < GD_MAX_DIM; k++) h = mix(h ^ m->word[k]);
-    return (uint16_t)(h | 1); /* never 0: 0 means "no move stored" */
-}
 
 static uint32_t tiles_of(const uint8_t *rack, uint32_t n)
 {
@@ -176,6 +171,62 @@ static void set_pv(gd_endgame_state *es, uint32_t ply, const gd_move *m, int sea
 }
 
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
+                      size_t base, int *exact);
+
+static int same_move(const gd_move *a, const gd_move *b)
+{
+    return a->kind == b->kind && a->row == b->row && a->col == b->col && a->direction == b->direction &&
+           a->length == b->length && memcmp(a->word, b->word, a->length) == 0;
+}
+
+/* The value of move m for the player to move (p, holding `held` tiles): at once when it ends the
+ * game or the depth, else by searching the position after it (its moves on the stack from `base`).
+ * *exact: the value rests on no guess; *searched: the child was searched (its line is in pv). */
+static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, uint32_t depth, int32_t alpha,
+                        int32_t beta, uint32_t wsi, size_t base, uint32_t held, int *exact, int *searched)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t p = es->to_move, q = 1 - p;
+    const int32_t score = m->kind == GD_PLAY ? m->score : 0;
+    const int32_t opponent_value = rack_value(es, q);
+    int32_t v;
+    *exact = 1;
+    *searched = 0;
+    if (m->kind == GD_PLAY) put(es, m, p);
+    if (m->kind == GD_PLAY && m->tiles_placed == held) {
+        v = score + (rules->going_out_bonus + rules->going_out_penalty) * opponent_value;
+    } else if (score == 0 && es->scoreless + 1 >= rules->scoreless_turns) {
+        v = score - rack_value(es, p) + opponent_value;
+    } else if (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) {
+        v = score - horizon_guess(es, q);
+        *exact = 0;
+    } else {
+        uint32_t child_wsi = wsi;
+        if (m->kind == GD_PLAY) {
+            child_wsi = wsi + 1;
+            memcpy(&es->workspace[child_wsi], &es->workspace[wsi], sizeof(gd_workspace));
+            int rc = gd_update_after_play(es->lex, rules, es->board, &es->workspace[child_wsi], m, &es->error);
+            if (rc) {
+                take_back(es, m, p);
+                es->failed = rc;
+                return 0;
+            }
+        }
+        const uint32_t scoreless = es->scoreless;
+        es->scoreless = score == 0 ? scoreless + 1 : 0;
+        es->to_move = q;
+        es->hash ^= SIDE_KEY;
+        *searched = 1;
+        v = score - search(es, ply + 1, depth - 1, score - beta, score - alpha, child_wsi, base, exact);
+        es->hash ^= SIDE_KEY;
+        es->to_move = p;
+        es->scoreless = scoreless;
+    }
+    if (m->kind == GD_PLAY) take_back(es, m, p);
+    return v;
+}
+
+static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
                       size_t base, int *exact)
 {
     const gd_rules *rules = es->rules;
@@ -185,12 +236,12 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         es->aborted = 1;
         return 0;
     }
-    const uint32_t p = es->to_move, q = 1 - p;
+    const uint32_t p = es->to_move;
     const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
     eg_entry *entry = &es->table[key & es->table_mask];
-    uint16_t hinted = 0;
+    gd_move hint;
+    int hinted = 0;
     if (entry->key == key) {
-        hinted = entry->move;
         if (ply > 0 && entry->depth >= depth) {
             int usable = entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
                          (entry->flag == FLAG_UPPER && entry->value <= alpha);
@@ -199,98 +250,80 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                 return entry->value;
             }
         }
+        if (entry->has_move) {
+            hint = entry->move;
+            hinted = 1;
+        }
     }
-
-    size_t count = 0;
-    gd_move *moves = es->moves + base;
-    size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
-    if (room < 1) {
-        es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
-                                  es->move_capacity);
-        return 0;
-    }
-    int rc = gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1, &count,
-                         &es->error);
-    if (rc) {
-        es->failed = rc;
-        return 0;
-    }
-    if (count > room - 1) {
-        es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0,
-                                  "a position has %zu plays, more than the %zu left in the move stack of %u", count,
-                                  room - 1, es->move_capacity);
-        return 0;
-    }
-    /* order: the stored best move, then plays that go out, then by score; the pass last */
     const uint32_t held = tiles_of(es->rack[p], rules->alphabet_size);
-    gd_move *pass = &moves[count];
-    memset(pass, 0, sizeof *pass);
-    pass->kind = GD_PASS;
-    pass->equity = -INFINITE_VALUE;
-    for (size_t i = 0; i < count; i++) {
-        gd_move *m = &moves[i];
-        m->equity = m->score + (m->tiles_placed == held ? 1000000 : 0);
-        if (hinted && move_signature(m) == hinted) m->equity = INFINITE_VALUE;
-    }
-    if (hinted && move_signature(pass) == hinted) pass->equity = INFINITE_VALUE;
-    count++;
-    gd_sort_moves(moves, count, 1);
-
-    const int32_t opponent_value = rack_value(es, q);
     const int32_t alpha0 = alpha;
     int32_t best = -INFINITE_VALUE;
-    uint16_t best_signature = 0;
-    int all_exact = 1;
-    for (size_t i = 0; i < count; i++) {
-        const gd_move *m = &moves[i];
-        const int32_t score = m->kind == GD_PLAY ? m->score : 0;
-        const int ends_scoreless = score == 0 && es->scoreless + 1 >= rules->scoreless_turns;
-        int32_t v;
-        int child_exact = 1, searched = 0;
-        if (m->kind == GD_PLAY) put(es, m, p);
-        if (m->kind == GD_PLAY && m->tiles_placed == held) {
-            v = score + (rules->going_out_bonus + rules->going_out_penalty) * opponent_value;
-        } else if (ends_scoreless) {
-            v = score - rack_value(es, p) + opponent_value;
-        } else if (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) {
-            v = score - horizon_guess(es, q);
-            child_exact = 0;
-        } else {
-            uint32_t child_wsi = wsi;
-            if (m->kind == GD_PLAY) {
-                child_wsi = wsi + 1;
-                memcpy(&es->workspace[child_wsi], &es->workspace[wsi], sizeof(gd_workspace));
-                rc = gd_update_after_play(es->lex, rules, es->board, &es->workspace[child_wsi], m, &es->error);
-                if (rc) {
-                    take_back(es, m, p);
-                    es->failed = rc;
-                    return 0;
-                }
-            }
-            const uint32_t scoreless = es->scoreless;
-            es->scoreless = score == 0 ? scoreless + 1 : 0;
-            es->to_move = q;
-            es->hash ^= SIDE_KEY;
-            searched = 1;
-            v = score - search(es, ply + 1, depth - 1, score - beta, score - alpha, child_wsi, base + count, &child_exact);
-            es->hash ^= SIDE_KEY;
-            es->to_move = p;
-            es->scoreless = scoreless;
-        }
-        if (m->kind == GD_PLAY) take_back(es, m, p);
+    gd_move best_move;
+    memset(&best_move, 0, sizeof best_move);
+    int all_exact = 1, cut = 0;
+
+    /* the remembered best move first: when it cuts, the position's moves are never generated */
+    if (hinted) {
+        int child_exact, searched;
+        int32_t v = try_move(es, &hint, ply, depth, alpha, beta, wsi, base, held, &child_exact, &searched);
         if (es->aborted || es->failed) return 0;
         if (!child_exact) all_exact = 0;
-        if (v > best) {
-            best = v;
-            best_signature = move_signature(m);
-            set_pv(es, ply, m, searched);
-            if (v > alpha) alpha = v;
-            if (alpha >= beta) break;
+        best = v;
+        best_move = hint;
+        set_pv(es, ply, &hint, searched);
+        if (v > alpha) alpha = v;
+        cut = alpha >= beta;
+    }
+
+    if (!cut) {
+        size_t count = 0;
+        gd_move *moves = es->moves + base;
+        size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
+        if (room < 1) {
+            es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
+                                      es->move_capacity);
+            return 0;
+        }
+        int rc = gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1, &count,
+                             &es->error);
+        if (rc) {
+            es->failed = rc;
+            return 0;
+        }
+        if (count > room - 1) {
+            es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0,
+                                      "a position has %zu plays, more than the %zu left in the move stack of %u",
+                                      count, room - 1, es->move_capacity);
+            return 0;
+        }
+        /* order: plays that go out, then by score; the pass last */
+        gd_move *pass = &moves[count];
+        memset(pass, 0, sizeof *pass);
+        pass->kind = GD_PASS;
+        pass->equity = -INFINITE_VALUE;
+        for (size_t i = 0; i < count; i++) moves[i].equity = moves[i].score + (moves[i].tiles_placed == held ? 1000000 : 0);
+        count++;
+        gd_sort_moves(moves, count, 1);
+        for (size_t i = 0; i < count; i++) {
+            const gd_move *m = &moves[i];
+            if (hinted && same_move(m, &hint)) continue;
+            int child_exact, searched;
+            int32_t v = try_move(es, m, ply, depth, alpha, beta, wsi, base + count, held, &child_exact, &searched);
+            if (es->aborted || es->failed) return 0;
+            if (!child_exact) all_exact = 0;
+            if (v > best) {
+                best = v;
+                best_move = *m;
+                set_pv(es, ply, m, searched);
+                if (v > alpha) alpha = v;
+                if (alpha >= beta) break;
+            }
         }
     }
     entry->key = key;
     entry->value = best;
-    entry->move = best_signature;
+    entry->move = best_move;
+    entry->has_move = 1;
     entry->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
     entry->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
     *exact = all_exact;
@@ -303,63 +336,52 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
  * knows the position, find its stored move among the position's moves and play it. Everything
  * played is taken back afterwards.
  */
+/* Whether play m of player p can go on the board: its squares empty, its tiles on the rack (a
+ * stored move is checked before it is replayed, in case two positions share a key). */
+static int fits(const gd_endgame_state *es, const gd_move *m, uint32_t p)
+{
+    if (m->kind != GD_PLAY) return m->kind == GD_PASS;
+    const uint32_t cols = es->rules->cols;
+    const int across = m->direction == GD_ACROSS;
+    uint8_t need[64] = {0};
+    for (unsigned k = 0; k < m->length && k < GD_MAX_DIM; k++) {
+        uint8_t code = m->word[k];
+        if (code & GD_ON_BOARD_FLAG) continue;
+        uint32_t s = (m->row + (across ? 0 : k)) * cols + m->col + (across ? k : 0);
+        uint32_t c = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
+        if (es->board[s] || ++need[c] > es->rack[p][c]) return 0;
+    }
+    return 1;
+}
+
 static void extend_line(gd_endgame_state *es, gd_endgame_result *out)
 {
     const gd_rules *rules = es->rules;
-    uint32_t played = 0, wsi = 0;
-    int ok = 1;
+    uint32_t played = 0;
     uint32_t scoreless_before[GD_ENDGAME_MAX_PLY];
-    for (; played < out->line_length; played++) {
-        const gd_move *m = &out->line[played];
-        const uint32_t p = es->to_move;
-        scoreless_before[played] = es->scoreless;
-        if (m->kind == GD_PLAY) {
-            put(es, m, p);
-            memcpy(&es->workspace[wsi + 1], &es->workspace[wsi], sizeof(gd_workspace));
-            if (gd_update_after_play(es->lex, rules, es->board, &es->workspace[wsi + 1], m, NULL)) ok = 0;
-            wsi++;
+    for (;;) {
+        const gd_move *m;
+        if (played < out->line_length) {
+            m = &out->line[played];
+        } else {
+            /* the line ends here: go on while the game does and the table knows the position */
+            if (out->line_length >= GD_ENDGAME_MAX_PLY) break;
+            const gd_move *last = played ? &out->line[played - 1] : NULL;
+            if (last && last->kind == GD_PLAY && tiles_of(es->rack[1 - es->to_move], rules->alphabet_size) == 0) break;
+            if (es->scoreless >= rules->scoreless_turns) break;
+            const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
+            const eg_entry *entry = &es->table[key & es->table_mask];
+            if (entry->key != key || !entry->has_move || !fits(es, &entry->move, es->to_move)) break;
+            out->line[out->line_length] = entry->move;
+            out->line[out->line_length].equity = 100 * entry->move.score;
+            m = &out->line[out->line_length++];
         }
+        const uint32_t p = es->to_move;
+        scoreless_before[played++] = es->scoreless;
+        if (m->kind == GD_PLAY) put(es, m, p);
         es->scoreless = (m->kind == GD_PLAY && m->score) ? 0 : es->scoreless + 1;
         es->to_move = 1 - p;
         es->hash ^= SIDE_KEY;
-    }
-    while (ok && out->line_length < GD_ENDGAME_MAX_PLY && wsi < GD_ENDGAME_MAX_PLY) {
-        const gd_move *last = out->line_length ? &out->line[out->line_length - 1] : NULL;
-        if (last && last->kind == GD_PLAY && tiles_of(es->rack[1 - es->to_move], rules->alphabet_size) == 0) break;
-        if (es->scoreless >= rules->scoreless_turns) break;
-        const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
-        const eg_entry *entry = &es->table[key & es->table_mask];
-        if (entry->key != key || !entry->move) break;
-        const uint32_t p = es->to_move;
-        size_t count = 0;
-        if (gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, es->moves, es->move_capacity,
-                        &count, NULL) ||
-            count > es->move_capacity)
-            break;
-        gd_move found;
-        memset(&found, 0, sizeof found);
-        found.kind = GD_PASS;
-        int hit = move_signature(&found) == entry->move;
-        for (size_t i = 0; i < count && !hit; i++)
-            if (move_signature(&es->moves[i]) == entry->move) {
-                found = es->moves[i];
-                hit = 1;
-            }
-        if (!hit) break;
-        found.equity = 100 * found.score;
-        out->line[out->line_length] = found;
-        scoreless_before[played] = es->scoreless;
-        if (found.kind == GD_PLAY) {
-            put(es, &found, p);
-            memcpy(&es->workspace[wsi + 1], &es->workspace[wsi], sizeof(gd_workspace));
-            if (gd_update_after_play(es->lex, rules, es->board, &es->workspace[wsi + 1], &found, NULL)) ok = 0;
-            wsi++;
-        }
-        es->scoreless = (found.kind == GD_PLAY && found.score) ? 0 : es->scoreless + 1;
-        es->to_move = 1 - p;
-        es->hash ^= SIDE_KEY;
-        out->line_length++;
-        played++;
     }
     while (played > 0) {
         played--;

@@ -552,7 +552,7 @@ typedef struct gd_endgame_result {
  * position on the line being searched; a 7-tile rack rarely has more than a few thousand). */
 size_t gd_endgame_size(uint32_t move_capacity);
 /* Start an endgame from `position` (the bag empty, both racks known) in a state of state_size
- * bytes, with a transposition table of table_size bytes (16 per entry, a power of two used),
+ * bytes, with a transposition table of table_size bytes (64 bytes per entry, a power of two of them used),
  * both caller-owned and 8-byte aligned; lex and rules must outlive the state. */
 int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
                      const gd_game *position, void *table, size_t table_size, gd_error *err);

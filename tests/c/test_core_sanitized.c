@@ -290,7 +290,7 @@ static void endgame_on(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
 {
     gd_error err;
     const uint32_t capacity = 4096;
-    const size_t size = gd_endgame_size(capacity), table_size = 1024 * 16;
+    const size_t size = gd_endgame_size(capacity), table_size = 1024 * 64;
     void *state = malloc(size), *table = malloc(table_size);
     gd_endgame_result *result = malloc(sizeof *result);
     int rc = gd_endgame_start(state, size, lex, rules, game, table, table_size, &err);
