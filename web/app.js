@@ -8,6 +8,7 @@
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { enableOffline, keepOffline, offlineReady } from "./offline.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 
@@ -321,9 +322,12 @@ function preloadLeaves() {
   hideError("leaves");
   const name = chosenLeaves();
   if (!name) return;
-  request("load_leaves", { leaves: name, rules: rules.name }).catch((error) => {
-    if (chosenLeaves() === name) showError("leaves", error.message);
-  });
+  request("load_leaves", { leaves: name, rules: rules.name }).then(
+    () => keepOffline(`lexicons/${name}.leaves`),
+    (error) => {
+      if (chosenLeaves() === name && !bootFailed) showError("leaves", error.message);
+    },
+  );
 }
 
 function chooseLexicon({ quiet = false } = {}) {
@@ -376,10 +380,12 @@ function loadLexicon() {
     .then(({ result }) => {
       if (lexicon !== name || rules.name !== ruleset) return;
       lexiconReady = name;
+      keepOffline(`lexicons/${name}.gaddag`);
       stopLoadingTimer();
       const first = timings.ready === null;
       if (first) timings.ready = performance.now();
       document.body.dataset.ready = name;
+      if (first) enableOffline();
       const words = `${result.words.toLocaleString("en")} words`;
       setStatus(
         first
@@ -388,7 +394,7 @@ function loadLexicon() {
       );
     })
     .catch((error) => {
-      if (lexicon !== name) return;
+      if (lexicon !== name || bootFailed) return; // a failed boot has said why already
       stopLoadingTimer();
       showError("lexicon", error.message);
       setStatus(`Lexicon ${name} could not be loaded`, { failed: true });
@@ -570,6 +576,7 @@ async function solve() {
   } catch (error) {
     if (seq === solveSeq) {
       $("solve").removeAttribute("aria-busy");
+      if (bootFailed) return; // the status says why nothing can be solved
       showRequestError(error);
       if (lexiconReady) setStatus("Could not solve: see the message.");
     }
@@ -915,6 +922,7 @@ window.gaddag = {
   boardRows: () => board.rowsText(),
   replay: () => replay.review,
   replayStep: () => replay.step,
+  offline: () => offlineReady(),
   bench: (positions, options = {}) =>
     request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),
 };

@@ -39,7 +39,32 @@ const site = fetch(new URL("site.json", base)).then((response) => {
   return response.json();
 });
 
-const ready = (async () => {
+// A file of Python's own (Pyodide's runtime, our wheel) that cannot be downloaded does not make
+// loadPyodide fail: it waits forever. So the worker watches those fetches itself, and the first
+// that fails ends the boot with a message naming the file.
+let failBoot = () => {};
+const bootFailure = new Promise((_, reject) => (failBoot = reject));
+const fetchOverNetwork = self.fetch.bind(self);
+const BOOT_FILES = /\/(pyodide|wheels)\/[^/]+$/;
+self.fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), base);
+  const watched = BOOT_FILES.test(url.pathname);
+  const file = url.pathname.slice(base.pathname.length);
+  let response;
+  try {
+    response = await fetchOverNetwork(input, init);
+  } catch (error) {
+    if (watched) {
+      const offline = self.navigator.onLine === false ? "the page is offline" : "the network failed";
+      failBoot(new Error(`${file} could not be downloaded (${offline}); reload the page when online`));
+    }
+    throw error;
+  }
+  if (watched && !response.ok) failBoot(new Error(`${file} could not be downloaded (HTTP ${response.status})`));
+  return response;
+};
+
+async function boot() {
   progress("pyodide", "Loading Python (Pyodide)…");
   pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", base).href,
@@ -52,23 +77,41 @@ const ready = (async () => {
   const api = pyodide.pyimport("gaddag_solver.web_api");
   call = api.call;
   progress("python", "Python ready");
-})();
-ready.catch((error) => progress("failed", `The solver could not start: ${error.message || error}`));
+}
+
+const ready = Promise.race([boot(), bootFailure]);
+ready.catch((error) =>
+  progress("failed", `Python could not be loaded, so the solver cannot run: ${error.message || error}`),
+);
 
 /** Fetch lexicons/FILE (a .gaddag or a .leaves); `field` names it in an error. */
 function fetchFile(file, field) {
   if (!fetches.has(file)) {
     const url = new URL(`lexicons/${encodeURIComponent(file)}`, base);
-    const promise = fetch(url).then(async (response) => {
-      if (!response.ok) {
-        const what = field === "leaves" ? "leave table" : "lexicon";
-        const name = file.replace(/\.[a-z]+$/, "");
-        throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
-          field,
-        });
-      }
-      return new Uint8Array(await response.arrayBuffer());
-    });
+    const what = field === "leaves" ? "leave table" : "lexicon";
+    const name = file.replace(/\.[a-z]+$/, "");
+    const unreachable = () =>
+      Object.assign(
+        new Error(
+          `The ${what} '${name}' is not stored on this device yet and cannot be downloaded now` +
+            `${self.navigator.onLine === false ? " (offline)" : " (the network failed)"}: ` +
+            "choose it once while online and it is kept for offline use.",
+        ),
+        { field, offline: true },
+      );
+    const promise = fetch(url).then(
+      async (response) => {
+        if (!response.ok) {
+          throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
+            field,
+          });
+        }
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      () => {
+        throw unreachable();
+      },
+    );
     promise.catch(() => fetches.delete(file));
     fetches.set(file, promise);
   }
