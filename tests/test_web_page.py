@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 import test_web_e2e
-from gaddag_solver import Board, Lexicon
+from gaddag_solver import Board
 from gaddag_solver.solver import Solver
-from test_web_e2e import ENGLISH, LEXICON, Page, examples, native_moves, open_position
+from test_web_e2e import DEFAULT_LEAVES, ENGLISH, LEXICON, Page, examples, native_moves, open_position
 
 pytestmark = test_web_e2e.pytestmark
 site = test_web_e2e.site
@@ -99,5 +99,201 @@ def test_python_that_cannot_load_says_so(browser: object, server: str) -> None:
         text = page.page.inner_text("#status-text")
         assert "Python could not be loaded" in text and "pyodide/pyodide.asm.wasm" in text
         assert page.page.locator("#load-progress").is_hidden()
+    finally:
+        page.close()
+
+
+# ---- the editor ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def editor(browser: object, server: str) -> Iterator[Page]:
+    """One page for the editing tests below, each starting from an empty board."""
+    page = Page(browser, server).open()
+    page.wait_ready()
+    yield page
+    page.close()
+
+
+def fresh_board(page: Page) -> None:
+    page.page.click("#clear-board")
+    page.set_rack("")
+    assert page.board_rows() == EMPTY
+
+
+def rows_with(*words: tuple[int, int, str, str]) -> list[str]:
+    """EMPTY with words written in: (row, column, direction, letters)."""
+    grid = [list(line) for line in EMPTY]
+    for r, c, direction, letters in words:
+        for k, letter in enumerate(letters):
+            rr, cc = (r, c + k) if direction == "across" else (r + k, c)
+            grid[rr][cc] = letter
+    return ["".join(line) for line in grid]
+
+
+def test_a_second_click_turns_the_typing_direction(editor: Page, browser: object, server: str) -> None:
+    fresh_board(editor)
+    editor.click_square(7, 7, "across")
+    editor.square(7, 7).click()
+    assert editor.direction() == "down"
+    editor.type_tiles("AT")
+    assert editor.board_rows() == rows_with((7, 7, "down", "AT"))
+    editor.square(3, 3).click()  # another square: selected, the direction kept
+    assert editor.direction() == "down"
+    editor.square(3, 3).click()
+    assert editor.direction() == "across"
+    # and by touch, on a phone
+    phone = Page(browser, server, viewport=PHONE, has_touch=True, is_mobile=True).open()
+    try:
+        phone.square(7, 7).tap()
+        assert phone.direction() == "across"
+        phone.square(7, 7).tap()
+        assert phone.direction() == "down"
+        phone.square(7, 7).tap()
+        assert phone.direction() == "across"
+    finally:
+        phone.close()
+
+
+def test_typing_through_tiles_keeps_them(editor: Page) -> None:
+    fresh_board(editor)
+    editor.click_square(7, 7, "across")
+    editor.type_tiles("QUIZ")
+    quiz = rows_with((7, 7, "across", "QUIZ"))
+    assert editor.board_rows() == quiz
+    # the whole word typed down through the I of QUIZ: the I is kept
+    editor.click_square(6, 9, "down")
+    editor.type_tiles("BIT")
+    assert editor.board_rows() == rows_with((7, 7, "across", "QUIZ"), (6, 9, "down", "BIT"))
+    # only the new letters typed: the Z is stepped over
+    editor.click_square(6, 10, "down")
+    editor.type_tiles("AE")
+    assert editor.board_rows() == rows_with(
+        (7, 7, "across", "QUIZ"), (6, 9, "down", "BIT"), (6, 10, "down", "AZE")
+    )
+    # a blank typed through keeps the tile's own kind
+    editor.click_square(7, 6, "across")
+    editor.type_tiles("squiz")
+    assert editor.board_rows()[7] == "......sQUIZ...."
+
+
+def test_the_blank_button_makes_one_blank(editor: Page) -> None:
+    fresh_board(editor)
+    editor.click_square(7, 7, "across")
+    editor.page.click("#blank-toggle")
+    assert editor.page.get_attribute("#blank-toggle", "aria-pressed") == "true"
+    editor.type_tiles("AB")
+    assert editor.board_rows()[7] == ".......aB......"
+    assert editor.page.get_attribute("#blank-toggle", "aria-pressed") == "false"
+
+
+def test_an_import_error_goes_once_acted_on(editor: Page) -> None:
+    fresh_board(editor)
+    error = editor.page.locator("#cgp-error")
+
+    def failed_import() -> None:
+        if not editor.page.locator("#cgp-box").evaluate("el => el.open"):
+            editor.page.click("#cgp-box summary")
+        editor.page.fill("#cgp", "15/15 AB/")
+        editor.page.click("#cgp-import")
+        error.wait_for(state="visible")
+
+    failed_import()
+    editor.click_square(7, 7, "across")
+    editor.type_tiles("C")  # an edit of the board
+    assert error.is_hidden()
+    failed_import()
+    editor.set_rack("AT")  # of the rack
+    assert error.is_hidden()
+    failed_import()
+    before = solve_seq(editor)
+    editor.page.click("#solve")  # a solve
+    wait_solved(editor, before)
+    assert error.is_hidden()
+    failed_import()
+    editor.page.select_option("#rules-select", "super")  # a change of rules
+    assert error.is_hidden()
+    editor.page.select_option("#rules-select", "english")
+    assert editor.page.input_value("#cgp") == "15/15 AB/"  # the text itself stays
+
+
+def test_undo_and_redo(editor: Page, native: Solver) -> None:
+    fresh_board(editor)
+    undo, redo = editor.page.locator("#undo"), editor.page.locator("#redo")
+    editor.click_square(7, 7, "across")
+    editor.type_tiles("CAT")
+    cat = rows_with((7, 7, "across", "CAT"))
+    editor.set_rack("AEINRST")
+    editor.solve_with_enter()
+    best = native.solve(Board.from_rows(cat, ENGLISH), "AEINRST", top=1, leaves=DEFAULT_LEAVES)[0]
+    assert editor.shown(1)[0][:3] == (best.coord, best.word, best.score)
+    editor.page.locator(".results-scroll .row[data-pos='0'] button.play").click()
+    played = Board.from_rows(cat, ENGLISH).play(best).to_rows()
+    assert editor.board_rows() == played and editor.page.input_value("#rack") == best.leave
+
+    # Ctrl+Z: the play, then the rack typed (one step), then each tile
+    editor.page.keyboard.press("Control+Z")
+    assert editor.board_rows() == cat and editor.page.input_value("#rack") == "AEINRST"
+    assert "Undone: the play" in editor.page.inner_text("#status-text")
+    editor.page.keyboard.press("Control+Z")
+    assert editor.board_rows() == cat and editor.page.input_value("#rack") == ""
+    for done in ("CA", "C", ""):
+        editor.page.keyboard.press("Control+Z")
+        assert editor.board_rows() == rows_with((7, 7, "across", done))
+    assert redo.is_enabled()
+    # Ctrl+Shift+Z and the button go forward again, to the play
+    for _ in range(4):
+        editor.page.keyboard.press("Control+Shift+Z")
+    assert editor.board_rows() == cat and editor.page.input_value("#rack") == "AEINRST"
+    redo.click()
+    assert editor.board_rows() == played and redo.is_disabled()
+    # the board cleared and the clearing undone with the button
+    editor.page.click("#clear-board")
+    assert editor.board_rows() == EMPTY
+    undo.click()
+    assert editor.board_rows() == played
+    # a change after an undo drops what was undone
+    undo.click()
+    editor.click_square(0, 0, "across")
+    editor.type_tiles("Z")
+    assert redo.is_disabled()
+    # the text boxes that are not the position keep their own Ctrl+Z
+    editor.page.fill("#filter", "ab")
+    editor.page.keyboard.press("Control+Z")
+    assert editor.board_rows()[0][0] == "Z"
+
+
+def test_a_solve_asked_while_loading_is_queued_and_timed_apart(
+    browser: object, server: str, native: Solver
+) -> None:
+    page = Page(browser, server)
+    held: list[object] = []
+    try:
+        # the lexicon is held back until the solve has been asked for
+        page.context.route(f"**/lexicons/{LEXICON}.gaddag", lambda route: held.append(route))
+        page.open()
+        page.click_square(7, 7, "across")
+        page.type_tiles("CAT")
+        page.set_rack("AEINRST")
+        before = solve_seq(page)
+        page.page.click("#solve")
+        assert page.page.get_attribute("#solve", "data-queued") == "true"
+        assert page.page.inner_text("#solve") == "Queued…"
+        assert "Solving as soon as the solver has loaded" in page.page.inner_text("#status-text")
+        page.page.wait_for_timeout(1500)
+        page.page.wait_for_function("() => true")  # lets the held route be seen
+        assert held, "the lexicon was never asked for"
+        for route in held:
+            route.continue_()
+        solved = wait_solved(page, before)
+        ready = page.page.evaluate("window.gaddag.timings.ready")
+        # the time shown is the solve's own: about the time from the lexicon being ready (as the
+        # page heard it, a message later than the worker) to the list drawn, not from the click
+        assert solved["ms"] <= solved["at"] - ready + 50
+        assert solved["waited_ms"] >= 1000
+        assert "waiting" in page.page.inner_text("#results-summary")
+        assert page.page.inner_text("#solve") == "Solve"
+        rows = rows_with((7, 7, "across", "CAT"))
+        assert page.shown() == native_moves(native, rows, "AEINRST")
     finally:
         page.close()

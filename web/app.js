@@ -11,6 +11,7 @@ import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { enableOffline, keepOffline, offlineReady } from "./offline.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
+import { History, undoKeys } from "./undo.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -146,22 +147,22 @@ let normalize = (text) => text.toUpperCase();
 let shown = null; // {list, key, request}: the moves on show
 let solveSeq = 0;
 let lastSolve = null;
-let undoCells = null;
-let undoGame = null; // the moves played here (state.game) before the board was cleared
 
 const board = new BoardView($("board"), $("board-input"), {
   onChange: () => {
     state.boards[rules.name] = board.rowsText();
     saveState();
     hideError("board");
-    hideUndo();
+    hideError("cgp"); // a failed import is over once the board is edited
     positionChanged();
+    edits.commit("board", "the edit of the board");
   },
   onSolve: () => solve(),
   onMessage: (text) => (text ? showError("board", text) : hideError("board")),
   onDirection: (dir) => {
     $("dir-toggle").textContent = dir === "across" ? "Typing across →" : "Typing down ↓";
   },
+  onBlankMode: (on) => $("blank-toggle").setAttribute("aria-pressed", String(on)),
 });
 
 const results = new ResultsView($("results"), {
@@ -421,8 +422,10 @@ function setRules(name, { initial = false } = {}) {
   updateSummary();
   hideError("board");
   hideError("lexicon");
+  hideError("cgp");
   chooseLexicon({ quiet: false });
   preloadLeaves();
+  edits.reset();
 }
 
 // ---- the position ------------------------------------------------------------------------------
@@ -544,11 +547,16 @@ function updateSummary() {
   const count = shown.list.count;
   const showing = results.view.length;
   const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
-  const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms` : "";
+  const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms${waitedText(lastSolve.waited_ms)}` : "";
   const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
   summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${table}${time}`;
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
+}
+
+/** A solve that waited for the solver to load says so, apart from its own time. */
+function waitedText(ms) {
+  return ms >= 50 ? ` (after waiting ${(ms / 1000).toFixed(1)} s for the solver to load)` : "";
 }
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -556,6 +564,7 @@ const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => set
 async function solve() {
   hideError("rack");
   hideError("board");
+  hideError("cgp");
   if (!lexicon) {
     showError("lexicon", `No lexicon is built for ${rules.title}: this ruleset cannot be solved here.`);
     return;
@@ -564,18 +573,27 @@ async function solve() {
   const req = currentRequest();
   const seq = ++solveSeq;
   const started = performance.now();
-  $("solve").setAttribute("aria-busy", "true");
+  const button = $("solve");
+  button.setAttribute("aria-busy", "true");
   if (lexiconReady) setStatus("Solving…");
   else {
+    // said on the button too, where the player is looking
+    button.dataset.queued = "true";
+    button.textContent = "Queued…";
     stageMessage = "Solving as soon as the solver has loaded…";
     showLoading();
   }
+  const unqueue = () => {
+    delete button.dataset.queued;
+    button.textContent = "Solve";
+  };
   let answer;
   try {
     answer = await request("solve", req);
   } catch (error) {
     if (seq === solveSeq) {
       $("solve").removeAttribute("aria-busy");
+      unqueue();
       if (bootFailed) return; // the status says why nothing can be solved
       showRequestError(error);
       if (lexiconReady) setStatus("Could not solve: see the message.");
@@ -604,16 +622,21 @@ async function solve() {
   lastSolve = null;
   updateSummary();
   await nextPaint();
-  const ms = performance.now() - started;
+  // the time the solve took, not the time it waited for the solver to load
+  const at = performance.now();
+  const began = result.began_at === undefined ? started : result.began_at - performance.timeOrigin;
+  const waited = Math.max(0, began - started);
+  const ms = at - started - waited;
   if (seq !== solveSeq) return;
-  lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq };
-  $("solve").removeAttribute("aria-busy");
+  lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq, waited_ms: waited, at };
+  button.removeAttribute("aria-busy");
+  unqueue();
   $("results").dataset.solveSeq = String(seq);
   updateSummary();
   stopLoadingTimer();
   setStatus(
     `${result.count.toLocaleString("en")} moves in ${Math.round(ms)} ms ` +
-      `(generation ${result.ms.generate.toFixed(1)} ms)`,
+      `(generation ${result.ms.generate.toFixed(1)} ms)${waitedText(waited)}`,
   );
 }
 
@@ -637,6 +660,7 @@ function play(index) {
   const kind = list.kind[index];
   if (kind === PASS) {
     recordPlay(list, index, rack.value);
+    edits.commit("play", "the pass");
     board.preview(null);
     setStatus("Passed: the board and the rack are as they were.");
     rack.focus();
@@ -656,7 +680,9 @@ function play(index) {
   state.boards[rules.name] = board.rowsText();
   saveState();
   board.preview(null);
+  hideError("cgp");
   positionChanged();
+  edits.commit("play", kind === EXCHANGE ? "the exchange" : `the play ${list.coord(index)} ${list.word(index)}`);
   const equity = list.byEquity ? ` (equity ${points(list.equityPoints(index))})` : "";
   if (kind === EXCHANGE) {
     const put = list.exchanged(index).map(written).join("");
@@ -697,7 +723,6 @@ function resetGame() {
 
 /** A turn of a recorded game on the board (the move shown as a preview) and its rack. */
 function showReplayed(rows, rack, tiles) {
-  hideUndo();
   board.setRows(rows);
   board.preview(tiles);
   $("rack").value = rack;
@@ -707,6 +732,7 @@ function showReplayed(rows, rack, tiles) {
   hideError("board");
   hideError("rack");
   positionChanged();
+  edits.commit("replay", "the game reviewed");
 }
 
 const replay = new ReplayPanel({
@@ -736,7 +762,6 @@ async function importCgp() {
     return;
   }
   const { result } = answer;
-  hideUndo();
   resetGame();
   board.setRows(result.board);
   $("rack").value = result.rack;
@@ -765,6 +790,7 @@ async function importCgp() {
     }
   }
   positionChanged();
+  edits.commit("import", "the import");
   if (lexiconReady) setStatus(message);
 }
 
@@ -792,12 +818,36 @@ async function exportCgp() {
   }
 }
 
-// ---- wiring ------------------------------------------------------------------------------------
+// ---- undo --------------------------------------------------------------------------------------
 
-function hideUndo() {
-  undoCells = null;
-  $("undo-clear").hidden = true;
+const edits = new History({
+  snapshot: () => ({ rows: board.rowsText(), rack: $("rack").value, game: state.game ?? null }),
+  restore: (saved) => {
+    board.setRows(saved.rows);
+    board.preview(null);
+    $("rack").value = saved.rack;
+    state.rack = saved.rack;
+    state.game = saved.game ?? undefined;
+    state.boards[rules.name] = board.rowsText();
+    saveState();
+    for (const field of ["board", "rack", "cgp"]) hideError(field);
+    positionChanged();
+  },
+  onChange: (h) => {
+    $("undo").disabled = !h.canUndo;
+    $("redo").disabled = !h.canRedo;
+  },
+});
+
+function toldUndone(what) {
+  if (what && lexiconReady) setStatus(`Undone: ${what}.`);
 }
+
+function toldRedone(what) {
+  if (what && lexiconReady) setStatus(`Redone: ${what}.`);
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
 
 function wire() {
   $("solve-form").addEventListener("submit", (event) => {
@@ -808,7 +858,9 @@ function wire() {
     state.rack = $("rack").value;
     saveState();
     hideError("rack");
+    hideError("cgp");
     positionChanged();
+    edits.commit("rack", "the edit of the rack");
   });
   $("rules-select").addEventListener("change", (event) => setRules(event.target.value));
   $("lexicon-select").addEventListener("change", (event) => {
@@ -840,31 +892,18 @@ function wire() {
     board.focus();
   });
   $("clear-board").addEventListener("click", () => {
-    const before = board.cells.slice();
-    const gameBefore = state.game;
     resetGame();
     board.setRows([]);
     state.boards[rules.name] = board.rowsText();
     saveState();
     hideError("board");
+    hideError("cgp");
     positionChanged();
-    if (before.some(Boolean)) {
-      undoCells = before;
-      undoGame = gameBefore;
-      $("undo-clear").hidden = false;
-    }
+    edits.commit("clear", "clearing the board"); // undone, the moves played come back too
   });
-  $("undo-clear").addEventListener("click", () => {
-    if (!undoCells) return;
-    board.cells = undoCells;
-    if (undoGame) state.game = undoGame; // the moves played on that board come back with it
-    board.renderAll();
-    state.boards[rules.name] = board.rowsText();
-    saveState();
-    hideUndo();
-    positionChanged();
-    board.focus();
-  });
+  $("undo").addEventListener("click", () => toldUndone(edits.undo()));
+  $("redo").addEventListener("click", () => toldRedone(edits.redo()));
+  undoKeys(edits, { positionFields: [$("board-input"), $("rack")], onUndo: toldUndone, onRedo: toldRedone });
   $("cgp-import").addEventListener("click", importCgp);
   $("cgp-export").addEventListener("click", exportCgp);
   let filterTimer = 0;

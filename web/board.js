@@ -1,6 +1,8 @@
 // The board: drawing (premium squares, coordinates, tiles, a previewed move) and the editor
 // (click a square and type; arrows move; Space or a second click turns across/down;
-// Shift+letter is a blank; Backspace and Delete erase; Enter asks for a solve).
+// Shift+letter is a blank; Backspace and Delete erase; Enter asks for a solve). A word typed
+// across tiles already on the board keeps them: a letter typed on a tile that holds it steps
+// over it, and any other letter goes on the next empty square along (erase a tile to change it).
 //
 // Keys arrive through one text input laid over the selected square, so a phone's on-screen
 // keyboard works too (there the Blank button stands in for Shift).
@@ -31,7 +33,8 @@ export class BoardView {
   /**
    * @param {HTMLElement} grid the element the squares go in
    * @param {HTMLInputElement} input the text input that takes the keys
-   * @param {object} hooks onChange(cells), onSolve(), onMessage(text), onDirection(dir)
+   * @param {object} hooks onChange(cells), onSolve(), onMessage(text), onDirection(dir),
+   *   onBlankMode(on) (the Blank button's one tile is placed)
    */
   constructor(grid, input, hooks) {
     this.grid = grid;
@@ -45,6 +48,15 @@ export class BoardView {
     this.blankMode = false;
     this.previewTiles = null;
     this.errorSquare = null;
+    this.editingAtPress = null; // was the board taking keys when the square was pressed?
+    // A press on a square would take the focus from the input (and close a phone's keyboard)
+    // before the click could see that the square was already being typed on.
+    grid.addEventListener("pointerdown", (event) => {
+      if (event.target.closest(".sq")) this.editingAtPress = document.activeElement === this.input;
+    });
+    grid.addEventListener("mousedown", (event) => {
+      if (document.activeElement === this.input && event.target.closest(".sq")) event.preventDefault();
+    });
     grid.addEventListener("click", (event) => this.onClick(event));
     input.addEventListener("keydown", (event) => this.onKeyDown(event));
     input.addEventListener("input", () => this.onInput());
@@ -269,7 +281,9 @@ export class BoardView {
     if (!sq) return;
     const r = Number(sq.dataset.r);
     const c = Number(sq.dataset.c);
-    const again = r === this.sel.r && c === this.sel.c && document.activeElement === this.input;
+    const editing = this.editingAtPress ?? document.activeElement === this.input;
+    this.editingAtPress = null;
+    const again = r === this.sel.r && c === this.sel.c && editing;
     if (again) this.toggleDirection();
     else this.select(r, c);
     this.focus();
@@ -290,7 +304,20 @@ export class BoardView {
     this.hooks.onChange(this.cells);
   }
 
-  /** Type one character: a letter places a tile and moves on. */
+  /** The next empty square from the selection along the typing direction, or null. */
+  nextEmpty() {
+    let { r, c } = this.sel;
+    const { rows, cols } = this.rules;
+    while (r < rows && c < cols) {
+      if (!this.cells[this.index(r, c)]) return { r, c };
+      if (this.dir === "across") c += 1;
+      else r += 1;
+    }
+    return null;
+  }
+
+  /** Type one character: a letter places a tile and moves on; typed on a tile of the board, the
+   * same letter steps over it and another goes on the next empty square. */
   type(char, blank) {
     if (char === " ") {
       this.toggleDirection();
@@ -302,7 +329,24 @@ export class BoardView {
       return;
     }
     this.hooks.onMessage("");
+    const here = this.cells[this.index(this.sel.r, this.sel.c)];
+    if (here && here.letter === letter) {
+      this.step();
+      return;
+    }
+    if (here) {
+      const free = this.nextEmpty();
+      if (!free) {
+        this.hooks.onMessage(`No empty square ${this.dir} from ${this.name(this.sel.r, this.sel.c)} for ${letter}`);
+        return;
+      }
+      this.select(free.r, free.c);
+    }
     this.put({ letter, blank: Boolean(blank) });
+    if (this.blankMode && blank) {
+      this.blankMode = false; // the Blank button makes one blank, as Shift does
+      this.hooks.onBlankMode?.(false);
+    }
     this.step();
   }
 

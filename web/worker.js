@@ -6,7 +6,9 @@
 // Page → worker: {id, type, ...}
 //   load      {lexicon, rules}            fetch lexicons/NAME.gaddag and validate it in Python
 //   load_leaves {leaves, rules}           fetch lexicons/NAME.leaves and validate it likewise
-//   solve     {lexicon, rules, board, rack, leaves, exchanges[, bag]}   (leaves: a name or null)
+//   solve     {lexicon, rules, board, rack, leaves, exchanges[, bag]}   (leaves: a name or null);
+//             the answer's began_at (ms since the epoch) says when it began, after any wait for
+//             Python or a file to load
 //   unseen    {rules, board, rack}        the unseen tiles of a position being edited
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
@@ -182,6 +184,7 @@ async function handle(message) {
     await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const started = performance.now();
+    const beganAt = performance.timeOrigin + started;
     const answer = python("solve", {
       lexicon: message.lexicon,
       rules: message.rules,
@@ -193,6 +196,9 @@ async function handle(message) {
       format: "records",
     });
     answer.result.worker_ms = performance.now() - started;
+    // when the solve itself began (ms since the epoch): a solve asked for while Python or a file
+    // was still loading waited until then, and the page times it from there
+    answer.result.began_at = beganAt;
     return answer;
   }
   if (type === "bench") {
