@@ -297,3 +297,39 @@ def test_a_solve_asked_while_loading_is_queued_and_timed_apart(
         assert page.shown() == native_moves(native, rows, "AEINRST")
     finally:
         page.close()
+
+
+# ---- the words on the board ------------------------------------------------------------------------
+
+
+def test_words_not_in_the_lexicon_are_marked(editor: Page, native: Solver) -> None:
+    fresh_board(editor)
+    editor.click_square(7, 7, "across")
+    editor.type_tiles("QZX")
+    editor.click_square(7, 7, "down")
+    editor.type_tiles("QAT")
+    rows = rows_with((7, 7, "across", "QZX"), (7, 7, "down", "QAT"))
+    assert editor.board_rows() == rows
+    note = editor.page.locator("#board-words")
+    note.wait_for(state="visible", timeout=20_000)
+    lexicon = native.lexicon
+    assert "QZX" not in lexicon and "QAT" in lexicon  # the oracle: the lexicon itself
+    assert "QZX (8H)" in note.inner_text() and "QAT" not in note.inner_text()
+    marked = editor.page.eval_on_selector_all(
+        "#board .sq.unknown-word", "els => els.map(el => [Number(el.dataset.r), Number(el.dataset.c)])"
+    )
+    assert sorted(marked) == [[7, 7], [7, 8], [7, 9]]
+    editor.shot("21-unknown-word.png")
+    # a warning, not an error: the position is solved
+    editor.set_rack("AEINRST")
+    solved = editor.solve_with_enter()
+    assert solved["count"] == len(native_moves(native, rows, "AEINRST"))
+    # QZ is no word either; Q alone across is none at all: the warning goes
+    editor.click_square(7, 9, "across")
+    editor.page.keyboard.press("Delete")
+    editor.page.wait_for_function("document.querySelector('#board-words').textContent.includes('QZ (8H)')")
+    assert editor.page.locator("#board .sq.unknown-word").count() == 2
+    editor.click_square(7, 8, "across")
+    editor.page.keyboard.press("Delete")
+    editor.page.wait_for_function("document.querySelector('#board-words').hidden")
+    assert editor.page.locator("#board .sq.unknown-word").count() == 0

@@ -12,12 +12,13 @@ import { enableOffline, keepOffline, offlineReady } from "./offline.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 import { History, undoKeys } from "./undo.js";
+import { BoardCheck } from "./wordcheck.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
 const STORE_KEY = "gaddag-solver/v1";
 const $ = (id) => document.getElementById(id);
-const timings = { interactive: null, pythonReady: null, ready: null };
+const timings = { interactive: null, pythonReady: null, ready: null, stages: {} }; // stages: worker's ms per step
 const STAGES = { start: 0, pyodide: 1, wheel: 2, python: 3, lexicon: 3.5, ready: 4 };
 
 // ---- the worker --------------------------------------------------------------------------------
@@ -81,6 +82,7 @@ function setStatus(text, { progress = null, failed = false, elapsed = "" } = {})
 }
 
 function onProgress(message) {
+  timings.stages[message.stage] ??= message.ms;
   if (message.stage === "failed") {
     bootFailed = true;
     stopLoadingTimer();
@@ -447,6 +449,7 @@ function keyOf(req) {
 
 function positionChanged() {
   scheduleUnseen();
+  boardCheck.schedule();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
   if (stale !== results.stale) {
@@ -817,6 +820,15 @@ async function exportCgp() {
     showRequestError(error.field === "rack" ? error : Object.assign(error, { field: error.field === "board" ? "cgp" : error.field }));
   }
 }
+
+// ---- the words on the board ----------------------------------------------------------------------
+
+const boardCheck = new BoardCheck({
+  request,
+  board,
+  note: $("board-words"),
+  position: () => (rules && lexicon ? { lexicon, rules: rules.name, board: board.rowsText() } : null),
+});
 
 // ---- undo --------------------------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ export class BoardView {
     this.blankMode = false;
     this.previewTiles = null;
     this.errorSquare = null;
+    this.wordSquares = new Set(); // squares of words the lexicon does not hold
     this.editingAtPress = null; // was the board taking keys when the square was pressed?
     // A press on a square would take the focus from the input (and close a phone's keyboard)
     // before the click could see that the square was already being typed on.
@@ -155,6 +156,8 @@ export class BoardView {
     sq.classList.toggle("blank", Boolean(tile && tile.blank));
     sq.classList.toggle("preview", Boolean(!cell && previewTile));
     sq.classList.toggle("error-square", this.errorSquare === i);
+    const unknown = Boolean(cell) && this.wordSquares.has(i);
+    sq.classList.toggle("unknown-word", unknown);
     const r = Math.floor(i / this.rules.cols);
     const c = i % this.rules.cols;
     let description;
@@ -181,7 +184,8 @@ export class BoardView {
       description = "empty";
     }
     const kind = [sq.premium?.name, sq.isStart ? "start" : null].filter(Boolean).join(", ");
-    sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}`);
+    const warning = unknown ? ", in a word not in the lexicon" : "";
+    sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}${warning}`);
   }
 
   renderSelection() {
@@ -226,6 +230,14 @@ export class BoardView {
       if (r >= 0 && r < this.rules.rows && c >= 0 && c < this.rules.cols) this.errorSquare = this.index(r, c);
     }
     this.renderAll();
+  }
+
+  /** Mark the squares [[r, c], ...] of words the lexicon does not hold (none: []). */
+  markWords(squares) {
+    const marked = new Set(squares.map(([r, c]) => this.index(r, c)));
+    const changed = [...marked].some((i) => !this.wordSquares.has(i)) || [...this.wordSquares].some((i) => !marked.has(i));
+    this.wordSquares = marked;
+    if (changed) this.renderAll();
   }
 
   /** The board as rows of text: "." empty, a letter, lower case for a blank. */

@@ -10,6 +10,7 @@
 //             the answer's began_at (ms since the epoch) says when it began, after any wait for
 //             Python or a file to load
 //   unseen    {rules, board, rack}        the unseen tiles of a position being edited
+//   check_board {lexicon, rules, board}   the runs of tiles on the board the lexicon does not hold
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
 //   review_gcg {lexicon, rules, leaves, name, gcg | data}   a GCG game replayed and reviewed
@@ -210,6 +211,10 @@ async function handle(message) {
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const { data, ...rest } = message;
     return python("review_gcg", rest, data ? new Uint8Array(data) : undefined);
+  }
+  if (type === "check_board") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("check_board", message);
   }
   if (type === "export_gcg") {
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);

@@ -21,6 +21,7 @@ dicts; bad input never raises but comes back as ``{"error": message, "field": na
   leave, tiles, length…), ranked as the Solver ranks them. Either way the answer carries the
   position's unseen tiles.
 - :func:`unseen_tiles`: the unseen tiles of a position being edited (no lexicon needed).
+- :func:`check_board`: the runs of tiles on a board the lexicon does not hold (a warning).
 - :func:`parse_cgp` / :func:`format_cgp`: import and export a position as a CGP line.
 - :func:`review_gcg`: a GCG game replayed and reviewed (every turn's board, scores, rack, the
   move made, the best move by equity and the equity lost; the file's warnings with their lines).
@@ -45,6 +46,7 @@ from typing import Any
 
 from .alphabet import AlphabetError
 from .board import Board, PositionError, position_warnings
+from .board_words import board_words
 from .formats.cgp import Position
 from .formats.cgp import format_cgp as _format_cgp
 from .formats.cgp import parse_cgp as _parse_cgp
@@ -755,6 +757,21 @@ def bench(request: dict[str, Any]) -> dict[str, Any]:
         return _error(exc.message, exc.field)
 
 
+def check_board(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"lexicon", "rules", "board"}`` → the runs of tiles on the board (``words``: how many)
+    and those the lexicon does not hold (``unknown``: BoardWord.to_dict() each), for the page's
+    warning while a position is edited (the board need not be connected)."""
+    try:
+        rules = get_rules(request.get("rules"))
+        board = _board(request.get("board"), rules)
+        lexicon = _lexicon(request.get("lexicon"))
+        words = board_words(board)
+        unknown = [word for word in words if word.spelled not in lexicon]
+        return {"words": len(words), "unknown": [word.to_dict() for word in unknown]}
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
 # ---- the worker's door -----------------------------------------------------------------------------
 
 _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -764,12 +781,14 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "unseen": unseen_tiles,
     "bench": bench,
     "export_gcg": export_gcg,
+    "check_board": check_board,
 }
 
 
 def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
-    ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``), the
+    ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
+    ``check_board``), the
     request as JSON, and for the loads (and a ``review_gcg`` of a file) the file's bytes.
     Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
     try:
