@@ -333,3 +333,65 @@ def test_words_not_in_the_lexicon_are_marked(editor: Page, native: Solver) -> No
     editor.page.keyboard.press("Delete")
     editor.page.wait_for_function("document.querySelector('#board-words').hidden")
     assert editor.page.locator("#board .sq.unknown-word").count() == 0
+
+
+# ---- a phone ---------------------------------------------------------------------------------------
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element's box lies wholly on the screen, and is the element seen at its centre
+    (not covered by the pinned board or the rack)."""
+    return page.page.eval_on_selector(
+        selector,
+        """(el) => {
+            const box = el.getBoundingClientRect();
+            const inside = box.top >= 0 && box.left >= 0
+                && box.bottom <= innerHeight && box.right <= innerWidth;
+            if (!inside) return false;
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return hit !== null && (el.contains(hit) || hit.contains(el));
+        }""",
+    )
+
+
+def test_a_phone_shows_the_board_moves_and_rack_together(
+    browser: object, server: str, native: Solver
+) -> None:
+    rows, rack = examples()[1]
+    page = Page(browser, server, viewport=PHONE, has_touch=True, is_mobile=True).open()
+    try:
+        open_position(page, rows, rack)
+        width = page.page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        square = page.square(7, 7).bounding_box()
+        assert square["width"] >= 23, square  # the board spans the screen
+        page.page.locator("#solve").tap()
+        page.page.wait_for_function(
+            "document.querySelector('#results').dataset.solveSeq === '1'", timeout=60_000
+        )
+        expected = native_moves(native, rows, rack)
+        assert page.shown(3) == expected[:3]
+        # the moves in view under the board, the rack and Solve at the foot, the status on top
+        for selector in (".results-scroll .row[data-pos='0']", "#board", "#solve", "#rack", "#status-text"):
+            assert in_view(page, selector), selector
+        page.shot("22-phone-solved.png")
+        # a move tapped: previewed on a board in sight
+        page.page.locator(".results-scroll .row[data-pos='0'] .c-word").tap()
+        previewed = page.page.locator("#board .sq.preview")
+        assert previewed.count() > 0
+        for k in range(previewed.count()):
+            box = previewed.nth(k).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+        page.shot("23-phone-preview.png")
+        # played: the board and the status say so on screen
+        page.page.locator(".results-scroll .row[data-pos='0'] button.play").tap()
+        best = native.solve(Board.from_rows(rows, ENGLISH), rack, top=1, leaves=DEFAULT_LEAVES)[0]
+        assert page.board_rows() == Board.from_rows(rows, ENGLISH).play(best).to_rows()
+        assert in_view(page, "#board") and in_view(page, "#status-text")
+        assert "Played" in page.page.inner_text("#status-text")
+        # further down the page, the rack and Solve are still at hand
+        page.page.locator("#unseen").scroll_into_view_if_needed()
+        assert in_view(page, "#solve") and in_view(page, "#rack")
+        page.shot("24-phone-played.png")
+    finally:
+        page.close()

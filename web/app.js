@@ -9,6 +9,7 @@
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { enableOffline, keepOffline, offlineReady } from "./offline.js";
+import { showUnder } from "./phone.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 import { History, undoKeys } from "./undo.js";
@@ -634,6 +635,7 @@ async function solve() {
   lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq, waited_ms: waited, at };
   button.removeAttribute("aria-busy");
   unqueue();
+  showUnder($("results-panel"), $("board-wrap"));
   $("results").dataset.solveSeq = String(seq);
   updateSummary();
   stopLoadingTimer();
