@@ -395,3 +395,62 @@ def test_a_phone_shows_the_board_moves_and_rack_together(
         page.shot("24-phone-played.png")
     finally:
         page.close()
+
+
+# ---- filters -----------------------------------------------------------------------------------------
+
+
+def test_filters_and_a_reload_keep_the_list(browser: object, server: str, native: Solver) -> None:
+    rows, rack = examples()[1]  # AEIRSTU on the mid-game board
+    page = Page(browser, server).open()
+    try:
+        open_position(page, rows, rack)
+        page.solve_with_enter()
+        every = native.solve(Board.from_rows(rows, ENGLISH), rack, warn=False, leaves=DEFAULT_LEAVES)
+
+        def expect(keep: object) -> list[tuple[str, str, int, str, str]]:
+            return [(m.coord, m.word, m.score, m.tiles_used, m.leave) for m in every if keep(m)]
+
+        def uses(move: object, tiles: str) -> bool:
+            left = list(move.tiles_used)
+            for tile in tiles:
+                if tile not in left:
+                    return False
+                left.remove(tile)
+            return True
+
+        page.page.click("#more-filters summary")
+        page.page.fill("#f-uses", "su")
+        wanted = expect(lambda m: uses(m, "SU"))
+        page.page.wait_for_function(f"window.gaddag.shownCount() === {len(wanted)}")
+        assert page.shown() == wanted and 0 < len(wanted) < len(every)
+        page.page.fill("#f-score-min", "20")
+        page.page.fill("#f-score-max", "40")
+        page.page.fill("#f-length-min", "5")
+        page.page.fill("#f-length-max", "6")
+        wanted = expect(lambda m: uses(m, "SU") and 20 <= m.score <= 40 and 5 <= len(m.word) <= 6)
+        page.page.wait_for_function(f"window.gaddag.shownCount() === {len(wanted)}")
+        assert page.shown() == wanted and wanted
+        summary = page.page.inner_text("#results-summary")
+        assert f"{len(wanted):,} of {len(every):,} moves" in summary
+        page.shot("25-filters.png")
+        # a tile that is no letter is said, and the list stays as it was
+        page.page.fill("#f-uses", "s1")
+        page.page.locator("#filters-error").wait_for(state="visible")
+        assert "'1'" in page.page.inner_text("#filters-error")
+        assert page.page.get_attribute("#f-uses", "aria-invalid") == "true"
+        assert page.shown() == wanted
+        page.page.fill("#f-uses", "su")
+        page.page.locator("#filters-error").wait_for(state="hidden")
+
+        # a reload: the list comes back, filtered as it was, without a Solve
+        page.page.reload()
+        page.wait_ready()
+        page.page.wait_for_function(f"window.gaddag.shownCount() === {len(wanted)}", timeout=30_000)
+        assert page.shown() == wanted
+        assert page.page.input_value("#f-score-max") == "40"
+        page.page.click("#f-clear")
+        page.page.wait_for_function(f"window.gaddag.shownCount() === {len(every)}")
+        assert not page.errors, page.errors
+    finally:
+        page.close()

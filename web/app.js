@@ -8,6 +8,7 @@
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { moveFilter, NO_FILTERS } from "./filters.js";
 import { enableOffline, keepOffline, offlineReady } from "./offline.js";
 import { showUnder } from "./phone.js";
 import { ReplayPanel } from "./replay.js";
@@ -125,7 +126,18 @@ function loadState() {
   }
 }
 const state = Object.assign(
-  { rules: null, lexicon: {}, leaves: {}, exchanges: false, boards: {}, rack: "", sorts: {}, filter: "" },
+  {
+    rules: null,
+    lexicon: {},
+    leaves: {},
+    exchanges: false,
+    boards: {},
+    rack: "",
+    sorts: {},
+    filter: "",
+    filters: { ...NO_FILTERS },
+    solvedKey: null, // the position whose moves were on show: solved again after a reload
+  },
   loadState(),
 );
 // The sort of each kind of list: "equity" (moves valued by a leave table) and "score" (not).
@@ -389,7 +401,11 @@ function loadLexicon() {
       const first = timings.ready === null;
       if (first) timings.ready = performance.now();
       document.body.dataset.ready = name;
-      if (first) enableOffline();
+      if (first) {
+        enableOffline();
+        // the moves that were on show before a reload come back (a solve takes milliseconds)
+        if (state.solvedKey && keyOf(currentRequest()) === state.solvedKey) solve();
+      }
       const words = `${result.words.toLocaleString("en")} words`;
       setStatus(
         first
@@ -611,6 +627,8 @@ async function solve() {
     byEquity: result.by_equity,
   });
   shown = { list, key: keyOf(req), request: req };
+  state.solvedKey = shown.key;
+  saveState();
   let sort = state.sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
   if (!SORTS[sort.key] || (sort.key === "equity" && !list.byEquity)) sort = DEFAULT_SORTS.score;
   results.show(list, { key: sort.key, descending: Boolean(sort.descending) });
@@ -933,7 +951,54 @@ function wire() {
     }, 80);
   });
   window.addEventListener("resize", () => board.renderSelection());
+  wireFilters();
 }
+
+/** The filters beyond the text box (filters.js): tiles used, score and length ranges. */
+function wireFilters() {
+  const fields = {
+    uses: $("f-uses"),
+    scoreMin: $("f-score-min"),
+    scoreMax: $("f-score-max"),
+    lengthMin: $("f-length-min"),
+    lengthMax: $("f-length-max"),
+  };
+  const saved = { ...NO_FILTERS, ...(state.filters || {}) };
+  for (const [key, input] of Object.entries(fields)) input.value = saved[key] ?? "";
+  const apply = () => {
+    const values = Object.fromEntries(Object.entries(fields).map(([key, input]) => [key, input.value]));
+    state.filters = values;
+    saveState();
+    const { test, error, field } = moveFilter(values, normalizer(rules));
+    const message = $("filters-error");
+    for (const [key, input] of Object.entries(fields)) {
+      if (key === field) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    message.hidden = !error;
+    message.textContent = error || "";
+    if (error) return;
+    const active = Object.values(values).filter((value) => String(value).trim()).length;
+    $("filters-active").textContent = active ? `(${active} set)` : "";
+    results.setMoveTest(test);
+    updateSummary();
+  };
+  let timer = 0;
+  for (const input of Object.values(fields)) {
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(apply, 80);
+    });
+  }
+  $("f-clear").addEventListener("click", () => {
+    for (const input of Object.values(fields)) input.value = "";
+    apply();
+  });
+  if (Object.values(saved).some((value) => String(value).trim())) $("more-filters").open = true;
+  filtersReady = apply;
+}
+
+let filtersReady = () => {}; // applies the saved filters once the rules are known
 
 async function getJSON(path) {
   const response = await fetch(new URL(path, import.meta.url));
@@ -959,6 +1024,7 @@ async function init() {
   results.setFilter(state.filter || "");
   const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
   setRules(wanted, { initial: true });
+  filtersReady();
   timings.interactive = performance.now();
   document.body.dataset.boardReady = "1";
 }
