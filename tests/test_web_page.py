@@ -454,3 +454,59 @@ def test_filters_and_a_reload_keep_the_list(browser: object, server: str, native
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+# ---- two players -----------------------------------------------------------------------------------
+
+
+def test_two_players_take_turns(browser: object, server: str, native: Solver) -> None:
+    page = Page(browser, server).open()
+    try:
+        open_position(page, EMPTY, "")
+        board = Board.empty(ENGLISH)
+        played = []
+        for rack in ("RETAINS", "QUIZ?ED"):
+            page.set_rack(rack)
+            page.solve_with_enter()
+            best = native.solve(board, rack, top=1, warn=False, leaves=DEFAULT_LEAVES)[0]
+            assert page.shown(1)[0][:3] == (best.coord, best.word, best.score)
+            page.page.locator(".results-scroll .row[data-pos='0'] button.play").click()
+            board = board.play(best)
+            played.append(best)
+        assert page.board_rows() == board.to_rows()
+        scores = [played[0].score, played[1].score]
+        assert [int(page.page.inner_text(f"#player{seat}-score")) for seat in (1, 2)] == scores
+        assert page.page.inner_text("#players-turn") == "Player1 to play"
+        last = sorted(
+            (int(el["r"]), int(el["c"]))
+            for el in page.page.eval_on_selector_all(
+                "#board .sq.last-move", "els => els.map(el => ({r: el.dataset.r, c: el.dataset.c}))"
+            )
+        )
+        assert last == sorted((r, c) for r, c, _letter, _blank in played[1].tiles)
+        page.page.fill("#player1", "Ann")
+        page.page.fill("#player2", "Bob")
+        assert page.page.inner_text("#players-turn") == "Ann to play"
+        page.shot("26-players.png")
+        # the second play undone: Bob's turn again, the first play highlighted
+        page.page.click("#undo")
+        assert page.page.inner_text("#players-turn") == "Bob to play"
+        assert int(page.page.inner_text("#player2-score")) == 0
+        assert page.page.locator("#board .sq.last-move").count() == len(played[0].tiles)
+        page.page.click("#redo")
+        # kept with the position
+        page.page.reload()
+        page.wait_ready()
+        assert page.page.input_value("#player1") == "Ann"
+        assert [int(page.page.inner_text(f"#player{seat}-score")) for seat in (1, 2)] == scores
+        assert page.page.locator("#board .sq.last-move").count() == len(played[1].tiles)
+        # the game exported under their names
+        page.page.click("#replay-box summary")
+        page.page.click("#gcg-export-played")
+        page.page.wait_for_function("() => document.querySelector('#gcg-text').value.includes('#player1')")
+        text = page.page.input_value("#gcg-text")
+        assert "#player1 Ann Ann" in text and "#player2 Bob Bob" in text
+        assert f">Bob: {played[1].leave}" not in text  # the rack written is the one played from
+        assert not page.errors, page.errors
+    finally:
+        page.close()

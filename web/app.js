@@ -11,6 +11,7 @@ import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { moveFilter, NO_FILTERS } from "./filters.js";
 import { enableOffline, keepOffline, offlineReady } from "./offline.js";
 import { showUnder } from "./phone.js";
+import { PlayersPanel } from "./players.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 import { History, undoKeys } from "./undo.js";
@@ -137,6 +138,8 @@ const state = Object.assign(
     filter: "",
     filters: { ...NO_FILTERS },
     solvedKey: null, // the position whose moves were on show: solved again after a reload
+    players: ["", ""], // the names typed (empty: Player1, Player2)
+    lastMove: null, // {rules, squares}: the tiles of the last move played, highlighted
   },
   loadState(),
 );
@@ -429,6 +432,7 @@ function setRules(name, { initial = false } = {}) {
   const textNormalize = normalize;
   normalize = (text) => [...String(text)].map((ch) => (ch === "." ? "." : textNormalize(ch) || ch.toUpperCase())).join("");
   board.setRules(rules, cellsFromRows(state.boards[rules.name], rules));
+  board.markLast(state.lastMove?.rules === rules.name ? state.lastMove.squares : []);
   $("rules-select").value = rules.name;
   $("board").setAttribute(
     "aria-label",
@@ -467,6 +471,7 @@ function keyOf(req) {
 function positionChanged() {
   scheduleUnseen();
   boardCheck.schedule();
+  playersPanel.update();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
   if (stale !== results.stale) {
@@ -683,6 +688,8 @@ function play(index) {
   const kind = list.kind[index];
   if (kind === PASS) {
     recordPlay(list, index, rack.value);
+    setLastMove([]);
+    playersPanel.update();
     edits.commit("play", "the pass");
     board.preview(null);
     setStatus("Passed: the board and the rack are as they were.");
@@ -698,6 +705,7 @@ function play(index) {
   }
   for (const [r, c, letter, blank] of tiles) board.cells[board.index(r, c)] = { letter, blank };
   recordPlay(list, index, rack.value);
+  setLastMove(tiles.map(([r, c]) => [r, c]));
   rack.value = removeTiles(rack.value, list.spent(index));
   state.rack = rack.value;
   state.boards[rules.name] = board.rowsText();
@@ -741,6 +749,7 @@ function recordPlay(list, index, rackBefore) {
 
 function resetGame() {
   state.game = { rules: rules.name, events: [] };
+  setLastMove([]);
   saveState();
 }
 
@@ -762,7 +771,7 @@ const replay = new ReplayPanel({
   request,
   context: () => ({ rules, lexicon, leaves: chosenLeaves() }),
   showPosition: showReplayed,
-  playedGame: () => ({ events: state.game?.rules === rules.name ? state.game.events : [] }),
+  playedGame: () => ({ events: playedEvents(), players: playersPanel.names() }),
   onLoaded: () => resetGame(),
   canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),
   useLexicon: (name) => {
@@ -841,6 +850,28 @@ async function exportCgp() {
   }
 }
 
+// ---- the players, the last move ------------------------------------------------------------------
+
+/** The moves played here with the current rules. */
+function playedEvents() {
+  return state.game?.rules === rules.name ? state.game.events : [];
+}
+
+const playersPanel = new PlayersPanel({
+  names: () => state.players || ["", ""],
+  setNames: (names) => {
+    state.players = names;
+    saveState();
+  },
+  events: playedEvents,
+});
+
+/** Highlight the tiles of the last move played ([] for none), kept with the position. */
+function setLastMove(squares) {
+  state.lastMove = { rules: rules.name, squares };
+  board.markLast(squares);
+}
+
 // ---- the words on the board ----------------------------------------------------------------------
 
 const boardCheck = new BoardCheck({
@@ -853,13 +884,19 @@ const boardCheck = new BoardCheck({
 // ---- undo --------------------------------------------------------------------------------------
 
 const edits = new History({
-  snapshot: () => ({ rows: board.rowsText(), rack: $("rack").value, game: state.game ?? null }),
+  snapshot: () => ({
+    rows: board.rowsText(),
+    rack: $("rack").value,
+    game: state.game ? structuredClone(state.game) : null, // a copy: plays push onto state.game
+    last: state.lastMove?.squares ?? [],
+  }),
   restore: (saved) => {
     board.setRows(saved.rows);
     board.preview(null);
     $("rack").value = saved.rack;
     state.rack = saved.rack;
     state.game = saved.game ?? undefined;
+    setLastMove(saved.last);
     state.boards[rules.name] = board.rowsText();
     saveState();
     for (const field of ["board", "rack", "cgp"]) hideError(field);

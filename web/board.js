@@ -49,6 +49,7 @@ export class BoardView {
     this.previewTiles = null;
     this.errorSquare = null;
     this.wordSquares = new Set(); // squares of words the lexicon does not hold
+    this.lastSquares = []; // [[r, c], ...]: the tiles of the last move played, highlighted
     this.editingAtPress = null; // was the board taking keys when the square was pressed?
     // A press on a square would take the focus from the input (and close a phone's keyboard)
     // before the click could see that the square was already being typed on.
@@ -75,6 +76,8 @@ export class BoardView {
     this.sel = { r: rules.start[0], c: rules.start[1] };
     this.previewTiles = null;
     this.errorSquare = null;
+    this.lastSquares = [];
+    this.wordSquares = new Set();
     this.build();
     this.renderAll();
   }
@@ -157,6 +160,8 @@ export class BoardView {
     sq.classList.toggle("preview", Boolean(!cell && previewTile));
     sq.classList.toggle("error-square", this.errorSquare === i);
     const unknown = Boolean(cell) && this.wordSquares.has(i);
+    const last = Boolean(cell) && this.lastSquares.some(([r, c]) => this.index(r, c) === i);
+    sq.classList.toggle("last-move", last);
     sq.classList.toggle("unknown-word", unknown);
     const r = Math.floor(i / this.rules.cols);
     const c = i % this.rules.cols;
@@ -184,7 +189,7 @@ export class BoardView {
       description = "empty";
     }
     const kind = [sq.premium?.name, sq.isStart ? "start" : null].filter(Boolean).join(", ");
-    const warning = unknown ? ", in a word not in the lexicon" : "";
+    const warning = `${last ? ", last move" : ""}${unknown ? ", in a word not in the lexicon" : ""}`;
     sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}${warning}`);
   }
 
@@ -229,6 +234,12 @@ export class BoardView {
       c -= 1;
       if (r >= 0 && r < this.rules.rows && c >= 0 && c < this.rules.cols) this.errorSquare = this.index(r, c);
     }
+    this.renderAll();
+  }
+
+  /** Highlight the tiles of the last move played: [[r, c], ...] (none: []). */
+  markLast(squares) {
+    this.lastSquares = (squares || []).map(([r, c]) => [r, c]);
     this.renderAll();
   }
 
