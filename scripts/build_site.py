@@ -9,7 +9,8 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | --- | --- |
 | index.html, style.css, *.js | web/ (the page, its modules and the solver's Web Worker) |
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
-| wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
+| wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources), with |
+| | its modules' bytecode for Pyodide's Python added (scripts/compile_wheel.mjs, under Node) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
 | lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables |
 | | (pycore/gaddag_solver/leaves/), whose ruleset is shipped (others, and damaged ones, are left out) |
@@ -33,6 +34,7 @@ import filecmp
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -81,6 +83,34 @@ def build_wheel(force: bool = False) -> Path:
         log(f"warning: emcc not found; using the existing {existing[-1].name} (it may be out of date)")
         return existing[-1]
     return build_wasm.build(WASM_OUT, force)
+
+
+def compiled_wheel(wheel: Path) -> Path:
+    """The wheel with bytecode compiled by Pyodide's own Python (scripts/compile_wheel.mjs), so
+    the page does not compile our modules at every start; made again when the wheel or the
+    script is newer. Without Node, or if it fails, the wheel as it is (with a warning)."""
+    script = ROOT / "scripts" / "compile_wheel.mjs"
+    target = WASM_OUT / "compiled" / wheel.name
+    if target.exists() and target.stat().st_mtime >= max(wheel.stat().st_mtime, script.stat().st_mtime):
+        return target
+    node = shutil.which("node")
+    if not node:
+        log("warning: node not found; the site's wheel has no compiled bytecode (slower starts)")
+        return wheel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    done = subprocess.run(
+        [node, str(script), str(wheel), str(partial)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    if done.returncode != 0 or not partial.exists():
+        why = done.stderr.strip() or f"exit code {done.returncode}"
+        log(
+            f"warning: the wheel's bytecode could not be compiled ({why}); the site uses the wheel without it"
+        )
+        return wheel
+    partial.replace(target)
+    log(f"{target.name}: {done.stdout.strip()}")
+    return target
 
 
 def pyodide_version() -> str:
@@ -204,7 +234,7 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
             f"Pyodide is missing from {PYODIDE} ({', '.join(missing)}): run `npm ci` in {ROOT} "
             "(scripts/setup_env.sh does)"
         )
-    wheel = build_wheel(force)
+    wheel = compiled_wheel(build_wheel(force))
     folders = list(lexicon_dirs) if lexicon_dirs else [LEXICONS]
     lexicon_paths = named_files(folders, ".gaddag")
     from gaddag_solver.formats.leaves import SHIPPED_DIR

@@ -54,8 +54,11 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         assert {f"lexicons/{LEXICON}.gaddag", "lexicons/twl06.leaves"} <= set(kept["kept"])
         page.context.set_offline(True)
 
-        # a reload, offline: the page, Python and the lexicon come from the service worker
+        assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "start"
+        # a reload, offline: the page, Python and the lexicon come from the service worker, and
+        # Python starts from the snapshot the first visit kept
         open_position(page, rows, rack)
+        assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "snapshot"
         page.solve_with_enter()
         assert page.shown() == native_moves(native, rows, rack)
 
@@ -82,10 +85,10 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         assert error.is_hidden()
         kept = page.page.evaluate("window.gaddag.offline()")
         assert "lexicons/sowpods.gaddag" in kept["kept"]
-        # the cache is the version of this build, and nothing else
+        # the site's cache is the version of this build, beside Python's snapshot (web/snapshot.js)
         version = json.loads((test_web_e2e.SITE / "site.json").read_text())["version"]
         caches = page.page.evaluate("caches.keys()")
-        assert caches == [f"gaddag-solver-{version}"]
+        assert sorted(caches) == [f"gaddag-solver-{version}", "gaddag-solver:python-snapshot"]
     finally:
         page.close()
 

@@ -22,7 +22,7 @@ const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module
 const STORE_KEY = "gaddag-solver/v1";
 const $ = (id) => document.getElementById(id);
 const timings = { interactive: null, pythonReady: null, ready: null, stages: {} }; // stages: worker's ms per step
-const STAGES = { start: 0, pyodide: 1, wheel: 2, python: 3, lexicon: 3.5, ready: 4 };
+const STAGES = { start: 0, pyodide: 1, wheel: 2, import: 2.5, python: 3, lexicon: 3.5, ready: 4 };
 
 // ---- the worker --------------------------------------------------------------------------------
 
@@ -86,6 +86,7 @@ function setStatus(text, { progress = null, failed = false, elapsed = "" } = {})
 
 function onProgress(message) {
   timings.stages[message.stage] ??= message.ms;
+  if (message.from) timings.pythonFrom = message.from; // "snapshot" or "start" (web/snapshot.js)
   if (message.stage === "failed") {
     bootFailed = true;
     stopLoadingTimer();

@@ -23,6 +23,7 @@
 // unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { bootPython } from "./snapshot.js";
 
 const base = new URL("./", self.location.href);
 const started = performance.now();
@@ -69,14 +70,20 @@ self.fetch = async (input, init) => {
 
 async function boot() {
   progress("pyodide", "Loading Python (Pyodide)…");
-  pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", base).href,
-    stdout: (text) => console.log(text),
-    stderr: (text) => console.warn(text),
-  });
-  progress("wheel", "Loading the solver package…");
-  const { wheel } = await site;
+  const { wheel, pyodide: version } = await site;
+  const booted = await bootPython(
+    loadPyodide,
+    {
+      indexURL: new URL("pyodide/", base).href,
+      stdout: (text) => console.log(text),
+      stderr: (text) => console.warn(text),
+    },
+    version,
+  );
+  pyodide = booted.pyodide;
+  progress("wheel", "Loading the solver package…", { from: booted.from });
   await pyodide.loadPackage(new URL(wheel, base).href, { messageCallback: () => {} });
+  progress("import", "Starting the solver…");
   const api = pyodide.pyimport("gaddag_solver.web_api");
   call = api.call;
   progress("python", "Python ready");
