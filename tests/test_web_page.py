@@ -513,3 +513,51 @@ def test_two_players_take_turns(browser: object, server: str, native: Solver) ->
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+# ---- word tools ------------------------------------------------------------------------------------
+
+
+def test_word_tools(editor: Page, native: Solver) -> None:
+    lexicon = native.lexicon
+    editor.page.click("#words-box summary")
+
+    def ask(tool: str, query: str) -> tuple[int, list[str]]:
+        editor.page.select_option("#words-tool", tool)
+        editor.page.fill("#words-query", query)
+        before = editor.page.get_attribute("#words-summary", "data-seq") or "0"
+        editor.page.click("#words-form button[type=submit]")
+        editor.page.wait_for_function(
+            "(before) => (document.querySelector('#words-summary').dataset.seq || '0') !== before", arg=before
+        )
+        count = int(editor.page.get_attribute("#words-summary", "data-count"))
+        return count, editor.page.eval_on_selector_all(
+            "#words-list button", "els => els.map(e => e.dataset.word)"
+        )
+
+    count, words = ask("anagram", "aeinrst")
+    assert words == lexicon.anagrams("AEINRST") and count == len(words) > 3
+    count, words = ask("pattern", "q?i*")
+    assert count == len(words) and set(words) == {
+        w for n in range(19) for w in lexicon.pattern("Q?I" + "?" * n)
+    }
+    checked = ["QI", "AT", "ZZZ"]
+    count, words = ask("check", "qi, at zzz")
+    assert words == checked
+    valid = sum(word in lexicon for word in checked)  # enable has no QI
+    assert f"{valid} of 3 valid" in editor.page.inner_text("#words-summary")
+    # a word clicked: found in the lexicon, with its hooks
+    editor.page.click("#words-list button[data-word='AT']")
+    editor.page.wait_for_function("document.querySelector('#words-word').dataset.word === 'AT'")
+    text = editor.page.inner_text("#words-word")
+    front = [x for x in ENGLISH.alphabet.letters if x + "AT" in lexicon]
+    back = [x for x in ENGLISH.alphabet.letters if "AT" + x in lexicon]
+    assert "AT is in enable" in text
+    assert f"Front hooks: {' '.join(front)}." in text and f"Back hooks: {' '.join(back)}." in text
+    editor.shot("27-word-tools.png")
+    # a query that cannot be answered is said
+    editor.page.select_option("#words-tool", "pattern")
+    editor.page.fill("#words-query", "a*b*c*d")
+    editor.page.click("#words-form button[type=submit]")
+    editor.page.locator("#words-error").wait_for(state="visible")
+    assert "at most two" in editor.page.inner_text("#words-error")

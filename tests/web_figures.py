@@ -2,8 +2,11 @@
 """Figures for the solver page, measured in Debian's Chromium with Playwright. Prints tables;
 not a test (it always exits 0 unless used wrongly).
 
-    .venv/bin/python tests/web_figures.py [--runs 3] [--lexicon sowpods]
+    .venv/bin/python tests/web_figures.py [--runs 3] [--lexicon sowpods] [--site DIR]
     .venv/bin/python tests/web_figures.py --bench-movegen [--min-ms 20]
+
+--site DIR measures a site already built there (e.g. an older build, to compare) instead of
+building build/site.
 
 Page figures (build/site served by python -m http.server on 127.0.0.1; each cold load in a
 fresh browser context, so nothing is cached; median of --runs):
@@ -223,6 +226,7 @@ def main() -> int:
     parser.add_argument("--lexicon", default="sowpods", help="lexicon for the solves (default sowpods)")
     parser.add_argument("--bench-movegen", action="store_true", help="the move-generation benchmark instead")
     parser.add_argument("--min-ms", type=float, default=20.0, help="bench: time per position (default 20)")
+    parser.add_argument("--site", type=Path, help="measure the site built in DIR as it is (no build)")
     args = parser.parse_args()
 
     try:
@@ -233,8 +237,9 @@ def main() -> int:
     if not Path(CHROMIUM).exists():
         print(f"needs {CHROMIUM}: apt-get install chromium")
         return 2
-    build_site()
-    with static_server(SITE) as url, sync_playwright() as p:
+    if args.site is None:
+        build_site()
+    with static_server(args.site or SITE) as url, sync_playwright() as p:
         browser = launch(p)
         try:
             if args.bench_movegen:
@@ -249,7 +254,7 @@ def main() -> int:
 
     print(
         f"Solver page figures — Chromium {_chromium_version()}, {args.runs} cold loads (median), "
-        f"default lexicon {loads[0]['lexicon']}, solves with {args.lexicon}"
+        f"default lexicon {loads[0]['lexicon']}, solves with {args.lexicon}, site {args.site or SITE}"
     )
     print()
     print("| figure | value | target | |")
@@ -286,6 +291,10 @@ def main() -> int:
         f"{blanks['worker']:.1f} ms, generation {blanks['generate']:.1f} ms (AE??RST)."
     )
     print(f"Responses per cold load: {loads[0]['responses']} ({loads[0]['no_body']} without a body).")
+    print(
+        "Ready to solve per load, cold / repeat (ms): "
+        + ", ".join(f"{load['ready']:,.0f} / {load['repeat_ready']:,.0f}" for load in loads)
+    )
     return 0
 
 

@@ -16,6 +16,7 @@ import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
 import { History, undoKeys } from "./undo.js";
 import { BoardCheck } from "./wordcheck.js";
+import { WordTools } from "./wordtools.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -881,6 +882,10 @@ const boardCheck = new BoardCheck({
   note: $("board-words"),
   position: () => (rules && lexicon ? { lexicon, rules: rules.name, board: board.rowsText() } : null),
 });
+
+// ---- word tools ---------------------------------------------------------------------------------
+
+new WordTools({ request, lexicon: () => ({ lexicon, rules: rules?.name }) });
 
 // ---- undo --------------------------------------------------------------------------------------
 

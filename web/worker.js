@@ -11,6 +11,8 @@
 //             Python or a file to load
 //   unseen    {rules, board, rack}        the unseen tiles of a position being edited
 //   check_board {lexicon, rules, board}   the runs of tiles on the board the lexicon does not hold
+//   word_tools {lexicon, rules, tool, query, limit | hooks}   check, anagram, build, pattern,
+//             contains (web_api.word_tools); with hooks (a word): it in the lexicon, and its hooks
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
 //   review_gcg {lexicon, rules, leaves, name, gcg | data}   a GCG game replayed and reviewed
@@ -218,6 +220,10 @@ async function handle(message) {
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const { data, ...rest } = message;
     return python("review_gcg", rest, data ? new Uint8Array(data) : undefined);
+  }
+  if (type === "word_tools") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("word_tools", message);
   }
   if (type === "check_board") {
     await loadLexicon(message.lexicon, message.rules);
