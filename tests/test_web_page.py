@@ -12,12 +12,17 @@ typed, never to numbers taken from the page itself.
 from __future__ import annotations
 
 import json
+import shutil
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import test_web_e2e
 from gaddag_solver import Board
 from gaddag_solver.solver import Solver
+from static_server import static_server
 from test_web_e2e import DEFAULT_LEAVES, ENGLISH, LEXICON, Page, examples, native_moves, open_position
 
 pytestmark = test_web_e2e.pytestmark
@@ -91,6 +96,61 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         assert sorted(caches) == [f"gaddag-solver-{version}", "gaddag-solver:python-snapshot"]
     finally:
         page.close()
+
+
+def test_a_rebuilt_site_replaces_the_cache(browser: object, tmp_path: Path) -> None:
+    """scripts/build_site.py run again with a changed page: the next visit installs the new
+    version, keeps the lexicons fetched, and drops the old cache."""
+    sys.path.insert(0, str(test_web_e2e.ROOT / "scripts"))
+    try:
+        import build_site as script
+    finally:
+        sys.path.pop(0)
+    web = tmp_path / "web"
+    shutil.copytree(script.WEB, web)
+    out = tmp_path / "site"
+
+    def build() -> str:
+        saved = script.WEB, script.SERVICE_WORKER
+        script.WEB, script.SERVICE_WORKER = web, web / "sw.js"
+        try:
+            script.build(out)
+        finally:
+            script.WEB, script.SERVICE_WORKER = saved
+        return json.loads((out / "site.json").read_text())["version"]
+
+    first = build()
+    with static_server(out) as url:
+        page = Page(browser, url).open()
+        try:
+            page.wait_ready()
+            assert f"lexicons/{LEXICON}.gaddag" in page.page.evaluate("window.gaddag.offline()")["kept"]
+            (web / "style.css").write_text((web / "style.css").read_text() + "\nbody { --site-build: 2; }\n")
+            second = build()
+            assert second != first
+            page.page.reload()  # the browser finds the new sw.js, which installs and takes over
+            deadline = time.monotonic() + 30
+            while True:  # the new version installed and active: the old cache is gone
+                names = page.page.evaluate("caches.keys()")
+                if f"gaddag-solver-{second}" in names and f"gaddag-solver-{first}" not in names:
+                    break
+                assert time.monotonic() < deadline, names
+                page.page.wait_for_timeout(250)
+            page.page.reload()
+            page.wait_ready()
+            style = "getComputedStyle(document.body).getPropertyValue('--site-build').trim()"
+            assert page.page.evaluate(style) == "2"
+            kept = page.page.evaluate(
+                f"caches.open('gaddag-solver-{second}').then(c => c.keys()).then(k => k.map(r => r.url))"
+            )
+            assert any(key.endswith(f"lexicons/{LEXICON}.gaddag") for key in kept)
+            # and offline, the new version is what answers
+            page.context.set_offline(True)
+            page.page.reload()
+            page.wait_ready()
+            assert page.page.evaluate(style) == "2"
+        finally:
+            page.close()
 
 
 def test_python_that_cannot_load_says_so(browser: object, server: str) -> None:

@@ -1,7 +1,10 @@
 // The page: wires the board editor, the rack, the selectors (rules, lexicon, leave table,
-// exchanges), CGP import/export, the unseen-tiles panel, the move list and the replay of a
-// recorded game (replay.js) to the solver worker, and keeps the position across reloads
-// (localStorage), with the moves played here (the game exported as GCG).
+// exchanges), CGP import/export, the unseen-tiles panel, the move list and its filters
+// (filters.js), the replay of a recorded game (replay.js), undo (undo.js), the words on the
+// board checked (wordcheck.js), the word tools (wordtools.js), the players (players.js) and the
+// phone layout (phone.js) to the solver worker; keeps the position across reloads
+// (localStorage), with the moves played here (the game exported as GCG); and, once the solver
+// is ready, starts offline use (offline.js, sw.js).
 //
 // The worker is started first thing, so Pyodide boots while the board is drawn; the main
 // thread never waits on it — a request made before it is ready is answered when it is.
