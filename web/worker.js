@@ -40,10 +40,15 @@ let call = null; // gaddag_solver.web_api.call
 const fetches = new Map(); // file name -> Promise<Uint8Array>
 const loads = new Map(); // file name -> Promise<info> (a lexicon's load serves every ruleset of its alphabet)
 
-const site = fetch(new URL("site.json", base)).then((response) => {
-  if (!response.ok) throw new Error(`site.json: HTTP ${response.status}`);
-  return response.json();
-});
+const site = fetch(new URL("site.json", base)).then(
+  (response) => {
+    if (!response.ok) throw new Error(`site.json could not be downloaded (HTTP ${response.status})`);
+    return response.json();
+  },
+  () => {
+    throw new Error("site.json could not be downloaded (the page is offline or the network failed)");
+  },
+);
 
 // A file of Python's own (Pyodide's runtime, our wheel) that cannot be downloaded does not make
 // loadPyodide fail: it waits forever. So the worker watches those fetches itself, and the first
