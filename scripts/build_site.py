@@ -9,7 +9,8 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | --- | --- |
 | index.html, style.css, *.js | web/ (the page, its modules and the solver's Web Worker) |
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
-| wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources) |
+| wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources), with |
+| | its modules' bytecode for Pyodide's Python added (scripts/compile_wheel.mjs, under Node) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
 | lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables |
 | | (pycore/gaddag_solver/leaves/), whose ruleset is shipped (others, and damaged ones, are left out) |
@@ -17,7 +18,9 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | | table named after it, or the one it shares, when shipped; read with Lexicon.load); |
 | | per leave table (``leaves``): name, its ruleset, entries, bytes (read with Leaves.load) |
 | rules.json | every shipped ruleset as the page draws it (Rules.load; gaddag_solver.web_api.rules_data) |
-| site.json | the wheel's path and the versions |
+| site.json | the wheel's path, the versions, the site's version (a hash of every file shipped) and |
+| | its shell: the files the service worker stores on the first visit (all but lexicons and tables) |
+| sw.js | web/sw.js with the site's version written in (a rebuilt site is a new version) |
 
 Files already up to date are left alone; files that no longer belong are removed.
 ``--lexicons DIR`` (repeatable) takes lexicons and leave tables from those folders instead of
@@ -28,8 +31,10 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -47,12 +52,21 @@ PYODIDE_FILES = (
 LEXICONS = ROOT / "lexicons"
 WASM_OUT = ROOT / "build" / "wasm"
 DEFAULT_OUT = ROOT / "build" / "site"
+SERVICE_WORKER = WEB / "sw.js"
 
 sys.path.insert(0, str(ROOT / "scripts"))
 try:
     import gaddag_solver  # noqa: F401
 except ImportError:  # run without the package installed: use the checkout
     sys.path.insert(0, str(ROOT / "pycore"))
+
+
+def service_worker(source: str, version: str) -> str:
+    """web/sw.js with its ``VERSION`` set to the site's."""
+    marker = 'const VERSION = "dev";'
+    if marker not in source:
+        raise SystemExit(f"{SERVICE_WORKER} has no line `{marker}` for the site's version")
+    return source.replace(marker, f"const VERSION = {json.dumps(version)};", 1)
 
 
 def log(message: str) -> None:
@@ -69,6 +83,34 @@ def build_wheel(force: bool = False) -> Path:
         log(f"warning: emcc not found; using the existing {existing[-1].name} (it may be out of date)")
         return existing[-1]
     return build_wasm.build(WASM_OUT, force)
+
+
+def compiled_wheel(wheel: Path) -> Path:
+    """The wheel with bytecode compiled by Pyodide's own Python (scripts/compile_wheel.mjs), so
+    the page does not compile our modules at every start; made again when the wheel or the
+    script is newer. Without Node, or if it fails, the wheel as it is (with a warning)."""
+    script = ROOT / "scripts" / "compile_wheel.mjs"
+    target = WASM_OUT / "compiled" / wheel.name
+    if target.exists() and target.stat().st_mtime >= max(wheel.stat().st_mtime, script.stat().st_mtime):
+        return target
+    node = shutil.which("node")
+    if not node:
+        log("warning: node not found; the site's wheel has no compiled bytecode (slower starts)")
+        return wheel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    done = subprocess.run(
+        [node, str(script), str(wheel), str(partial)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    if done.returncode != 0 or not partial.exists():
+        why = done.stderr.strip() or f"exit code {done.returncode}"
+        log(
+            f"warning: the wheel's bytecode could not be compiled ({why}); the site uses the wheel without it"
+        )
+        return wheel
+    partial.replace(target)
+    log(f"{target.name}: {done.stdout.strip()}")
+    return target
 
 
 def pyodide_version() -> str:
@@ -149,6 +191,16 @@ class Sync:
         partial.replace(target)
         self.copied += 1
 
+    def version(self, *texts: str) -> str:
+        """A hash of every file copied so far (name and bytes) and of ``texts``."""
+        digest = hashlib.sha256()
+        for target in sorted(self.wanted):
+            digest.update(target.relative_to(self.out).as_posix().encode() + b"\0")
+            digest.update(target.read_bytes())
+        for text in texts:
+            digest.update(text.encode())
+        return digest.hexdigest()[:16]
+
     def write(self, relative: str, text: str) -> None:
         target = self.out / relative
         self.wanted.add(target)
@@ -182,7 +234,7 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
             f"Pyodide is missing from {PYODIDE} ({', '.join(missing)}): run `npm ci` in {ROOT} "
             "(scripts/setup_env.sh does)"
         )
-    wheel = build_wheel(force)
+    wheel = compiled_wheel(build_wheel(force))
     folders = list(lexicon_dirs) if lexicon_dirs else [LEXICONS]
     lexicon_paths = named_files(folders, ".gaddag")
     from gaddag_solver.formats.leaves import SHIPPED_DIR
@@ -197,6 +249,8 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     out.mkdir(parents=True, exist_ok=True)
     sync = Sync(out)
     for path in sorted(WEB.rglob("*")):
+        if path == SERVICE_WORKER:
+            continue  # written last, with the version of everything else
         if path.is_file() and not any(part.startswith(".") for part in path.relative_to(WEB).parts):
             sync.copy(path, path.relative_to(WEB).as_posix())
     for name in PYODIDE_FILES:
@@ -208,8 +262,23 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     manifest = {"lexicons": lexicon_manifest(lexicon_paths, leaves_entries), "leaves": leaves_entries}
     sync.write("lexicons.json", json.dumps(manifest, indent=1) + "\n")
     sync.write("rules.json", json.dumps(all_rules_data(), ensure_ascii=False, indent=1) + "\n")
-    site = {"wheel": f"wheels/{wheel.name}", "pyodide": pyodide_version(), "pyodide_dir": "pyodide/"}
+    shell = sorted(
+        target.relative_to(out).as_posix()
+        for target in sync.wanted
+        if not target.relative_to(out).as_posix().startswith("lexicons/")
+    )
+    shell = [*shell, "site.json"]
+    worker_source = SERVICE_WORKER.read_text(encoding="utf-8")
+    version = sync.version(worker_source)
+    site = {
+        "wheel": f"wheels/{wheel.name}",
+        "pyodide": pyodide_version(),
+        "pyodide_dir": "pyodide/",
+        "version": version,
+        "shell": shell,
+    }
     sync.write("site.json", json.dumps(site, indent=1) + "\n")
+    sync.write("sw.js", service_worker(worker_source, version))
     removed = sync.prune()
     log(
         f"site {out}: {sync.copied} files written, {sync.kept} up to date, {removed} removed "

@@ -104,8 +104,10 @@ def browser() -> Iterator[object]:
 class Page:
     """One browser page on the site, with the helpers a player's actions need."""
 
-    def __init__(self, browser: object, url: str, viewport: dict[str, int] | None = None) -> None:
-        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def __init__(
+        self, browser: object, url: str, viewport: dict[str, int] | None = None, **options: object
+    ) -> None:
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **options)
         self.page = self.context.new_page()
         self.url = url
         self.requests: list[str] = []
@@ -381,6 +383,8 @@ def test_racks_with_blanks(player: Page, native: Solver) -> None:
         for c, char in enumerate(line):
             if char != rows[r][c]:
                 player.click_square(r, c, "across")
+                if rows[r][c] != ".":
+                    player.page.keyboard.press("Delete")  # typed on a tile, a letter keeps the tile
                 player.type_tiles(char)
     assert player.board_rows() == rows4
     player.set_rack(rack4)

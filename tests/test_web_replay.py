@@ -284,7 +284,7 @@ def test_a_game_played_on_the_page_is_exported(
             board = board.play(best)
             assert page.board_rows() == board.to_rows()
         page.page.click("#clear-board")  # cleared and undone: the moves played come back with the board
-        page.page.click("#undo-clear")
+        page.page.click("#undo")
         assert page.board_rows() == board.to_rows()
         page.page.click("#gcg-export-played")
         page.page.wait_for_function("() => document.querySelector('#gcg-text').value.includes('#player1')")

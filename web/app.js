@@ -1,23 +1,33 @@
 // The page: wires the board editor, the rack, the selectors (rules, lexicon, leave table,
-// exchanges), CGP import/export, the unseen-tiles panel, the move list and the replay of a
-// recorded game (replay.js) to the solver worker, and keeps the position across reloads
-// (localStorage), with the moves played here (the game exported as GCG).
+// exchanges), CGP import/export, the unseen-tiles panel, the move list and its filters
+// (filters.js), the replay of a recorded game (replay.js), undo (undo.js), the words on the
+// board checked (wordcheck.js), the word tools (wordtools.js), the players (players.js) and the
+// phone layout (phone.js) to the solver worker; keeps the position across reloads
+// (localStorage), with the moves played here (the game exported as GCG); and, once the solver
+// is ready, starts offline use (offline.js, sw.js).
 //
 // The worker is started first thing, so Pyodide boots while the board is drawn; the main
 // thread never waits on it — a request made before it is ready is answered when it is.
 
 import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
+import { moveFilter, NO_FILTERS } from "./filters.js";
 import { LookAheadPanel } from "./lookahead.js";
+import { enableOffline, keepOffline, offlineReady } from "./offline.js";
+import { showUnder } from "./phone.js";
+import { PlayersPanel } from "./players.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
+import { History, undoKeys } from "./undo.js";
+import { BoardCheck } from "./wordcheck.js";
+import { WordTools } from "./wordtools.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
 const STORE_KEY = "gaddag-solver/v1";
 const $ = (id) => document.getElementById(id);
-const timings = { interactive: null, pythonReady: null, ready: null };
-const STAGES = { start: 0, pyodide: 1, wheel: 2, python: 3, lexicon: 3.5, ready: 4 };
+const timings = { interactive: null, pythonReady: null, ready: null, stages: {} }; // stages: worker's ms per step
+const STAGES = { start: 0, pyodide: 1, wheel: 2, import: 2.5, python: 3, lexicon: 3.5, ready: 4 };
 
 // ---- the worker --------------------------------------------------------------------------------
 
@@ -81,6 +91,8 @@ function setStatus(text, { progress = null, failed = false, elapsed = "" } = {})
 }
 
 function onProgress(message) {
+  timings.stages[message.stage] ??= message.ms;
+  if (message.from) timings.pythonFrom = message.from; // "snapshot" or "start" (web/snapshot.js)
   if (message.stage === "failed") {
     bootFailed = true;
     stopLoadingTimer();
@@ -122,7 +134,20 @@ function loadState() {
   }
 }
 const state = Object.assign(
-  { rules: null, lexicon: {}, leaves: {}, exchanges: false, boards: {}, rack: "", sorts: {}, filter: "" },
+  {
+    rules: null,
+    lexicon: {},
+    leaves: {},
+    exchanges: false,
+    boards: {},
+    rack: "",
+    sorts: {},
+    filter: "",
+    filters: { ...NO_FILTERS },
+    solvedKey: null, // the position whose moves were on show: solved again after a reload
+    players: ["", ""], // the names typed (empty: Player1, Player2)
+    lastMove: null, // {rules, squares}: the tiles of the last move played, highlighted
+  },
   loadState(),
 );
 // The sort of each kind of list: "equity" (moves valued by a leave table) and "score" (not).
@@ -147,22 +172,22 @@ let normalize = (text) => text.toUpperCase();
 let shown = null; // {list, key, request}: the moves on show
 let solveSeq = 0;
 let lastSolve = null;
-let undoCells = null;
-let undoGame = null; // the moves played here (state.game) before the board was cleared
 
 const board = new BoardView($("board"), $("board-input"), {
   onChange: () => {
     state.boards[rules.name] = board.rowsText();
     saveState();
     hideError("board");
-    hideUndo();
+    hideError("cgp"); // a failed import is over once the board is edited
     positionChanged();
+    edits.commit("board", "the edit of the board");
   },
   onSolve: () => solve(),
   onMessage: (text) => (text ? showError("board", text) : hideError("board")),
   onDirection: (dir) => {
     $("dir-toggle").textContent = dir === "across" ? "Typing across →" : "Typing down ↓";
   },
+  onBlankMode: (on) => $("blank-toggle").setAttribute("aria-pressed", String(on)),
 });
 
 const results = new ResultsView($("results"), {
@@ -323,9 +348,12 @@ function preloadLeaves() {
   hideError("leaves");
   const name = chosenLeaves();
   if (!name) return;
-  request("load_leaves", { leaves: name, rules: rules.name }).catch((error) => {
-    if (chosenLeaves() === name) showError("leaves", error.message);
-  });
+  request("load_leaves", { leaves: name, rules: rules.name }).then(
+    () => keepOffline(`lexicons/${name}.leaves`),
+    (error) => {
+      if (chosenLeaves() === name && !bootFailed) showError("leaves", error.message);
+    },
+  );
 }
 
 function chooseLexicon({ quiet = false } = {}) {
@@ -378,10 +406,16 @@ function loadLexicon() {
     .then(({ result }) => {
       if (lexicon !== name || rules.name !== ruleset) return;
       lexiconReady = name;
+      keepOffline(`lexicons/${name}.gaddag`);
       stopLoadingTimer();
       const first = timings.ready === null;
       if (first) timings.ready = performance.now();
       document.body.dataset.ready = name;
+      if (first) {
+        enableOffline();
+        // the moves that were on show before a reload come back (a solve takes milliseconds)
+        if (state.solvedKey && keyOf(currentRequest()) === state.solvedKey) solve();
+      }
       const words = `${result.words.toLocaleString("en")} words`;
       setStatus(
         first
@@ -390,7 +424,7 @@ function loadLexicon() {
       );
     })
     .catch((error) => {
-      if (lexicon !== name) return;
+      if (lexicon !== name || bootFailed) return; // a failed boot has said why already
       stopLoadingTimer();
       showError("lexicon", error.message);
       setStatus(`Lexicon ${name} could not be loaded`, { failed: true });
@@ -405,6 +439,7 @@ function setRules(name, { initial = false } = {}) {
   const textNormalize = normalize;
   normalize = (text) => [...String(text)].map((ch) => (ch === "." ? "." : textNormalize(ch) || ch.toUpperCase())).join("");
   board.setRules(rules, cellsFromRows(state.boards[rules.name], rules));
+  board.markLast(state.lastMove?.rules === rules.name ? state.lastMove.squares : []);
   $("rules-select").value = rules.name;
   $("board").setAttribute(
     "aria-label",
@@ -417,8 +452,10 @@ function setRules(name, { initial = false } = {}) {
   updateSummary();
   hideError("board");
   hideError("lexicon");
+  hideError("cgp");
   chooseLexicon({ quiet: false });
   preloadLeaves();
+  edits.reset();
 }
 
 // ---- the position ------------------------------------------------------------------------------
@@ -441,6 +478,8 @@ function keyOf(req) {
 function positionChanged() {
   lookAhead?.positionChanged();
   scheduleUnseen();
+  boardCheck.schedule();
+  playersPanel.update();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
   if (stale !== results.stale) {
@@ -541,11 +580,16 @@ function updateSummary() {
   const count = shown.list.count;
   const showing = results.view.length;
   const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
-  const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms` : "";
+  const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms${waitedText(lastSolve.waited_ms)}` : "";
   const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
   summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${table}${time}`;
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
+}
+
+/** A solve that waited for the solver to load says so, apart from its own time. */
+function waitedText(ms) {
+  return ms >= 50 ? ` (after waiting ${(ms / 1000).toFixed(1)} s for the solver to load)` : "";
 }
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -553,6 +597,7 @@ const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => set
 async function solve() {
   hideError("rack");
   hideError("board");
+  hideError("cgp");
   if (!lexicon) {
     showError("lexicon", `No lexicon is built for ${rules.title}: this ruleset cannot be solved here.`);
     return;
@@ -561,18 +606,28 @@ async function solve() {
   const req = currentRequest();
   const seq = ++solveSeq;
   const started = performance.now();
-  $("solve").setAttribute("aria-busy", "true");
+  const button = $("solve");
+  button.setAttribute("aria-busy", "true");
   if (lexiconReady) setStatus("Solving…");
   else {
+    // said on the button too, where the player is looking
+    button.dataset.queued = "true";
+    button.textContent = "Queued…";
     stageMessage = "Solving as soon as the solver has loaded…";
     showLoading();
   }
+  const unqueue = () => {
+    delete button.dataset.queued;
+    button.textContent = "Solve";
+  };
   let answer;
   try {
     answer = await request("solve", req);
   } catch (error) {
     if (seq === solveSeq) {
       $("solve").removeAttribute("aria-busy");
+      unqueue();
+      if (bootFailed) return; // the status says why nothing can be solved
       showRequestError(error);
       if (lexiconReady) setStatus("Could not solve: see the message.");
     }
@@ -585,6 +640,8 @@ async function solve() {
     byEquity: result.by_equity,
   });
   shown = { list, key: keyOf(req), request: req };
+  state.solvedKey = shown.key;
+  saveState();
   let sort = state.sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
   if (!SORTS[sort.key] || (sort.key === "equity" && !list.byEquity)) sort = DEFAULT_SORTS.score;
   results.show(list, { key: sort.key, descending: Boolean(sort.descending) });
@@ -600,16 +657,22 @@ async function solve() {
   lastSolve = null;
   updateSummary();
   await nextPaint();
-  const ms = performance.now() - started;
+  // the time the solve took, not the time it waited for the solver to load
+  const at = performance.now();
+  const began = result.began_at === undefined ? started : result.began_at - performance.timeOrigin;
+  const waited = Math.max(0, began - started);
+  const ms = at - started - waited;
   if (seq !== solveSeq) return;
-  lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq };
-  $("solve").removeAttribute("aria-busy");
+  lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq, waited_ms: waited, at };
+  button.removeAttribute("aria-busy");
+  unqueue();
+  showUnder($("results-panel"), $("board-wrap"));
   $("results").dataset.solveSeq = String(seq);
   updateSummary();
   stopLoadingTimer();
   setStatus(
     `${result.count.toLocaleString("en")} moves in ${Math.round(ms)} ms ` +
-      `(generation ${result.ms.generate.toFixed(1)} ms)`,
+      `(generation ${result.ms.generate.toFixed(1)} ms)${waitedText(waited)}`,
   );
 }
 
@@ -633,6 +696,9 @@ function play(index) {
   const kind = list.kind[index];
   if (kind === PASS) {
     recordPlay(list, index, rack.value);
+    setLastMove([]);
+    playersPanel.update();
+    edits.commit("play", "the pass");
     board.preview(null);
     setStatus("Passed: the board and the rack are as they were.");
     rack.focus();
@@ -647,12 +713,15 @@ function play(index) {
   }
   for (const [r, c, letter, blank] of tiles) board.cells[board.index(r, c)] = { letter, blank };
   recordPlay(list, index, rack.value);
+  setLastMove(tiles.map(([r, c]) => [r, c]));
   rack.value = removeTiles(rack.value, list.spent(index));
   state.rack = rack.value;
   state.boards[rules.name] = board.rowsText();
   saveState();
   board.preview(null);
+  hideError("cgp");
   positionChanged();
+  edits.commit("play", kind === EXCHANGE ? "the exchange" : `the play ${list.coord(index)} ${list.word(index)}`);
   const equity = list.byEquity ? ` (equity ${points(list.equityPoints(index))})` : "";
   if (kind === EXCHANGE) {
     const put = list.exchanged(index).map(written).join("");
@@ -688,12 +757,12 @@ function recordPlay(list, index, rackBefore) {
 
 function resetGame() {
   state.game = { rules: rules.name, events: [] };
+  setLastMove([]);
   saveState();
 }
 
 /** A turn of a recorded game on the board (the move shown as a preview) and its rack. */
 function showReplayed(rows, rack, tiles) {
-  hideUndo();
   board.setRows(rows);
   board.preview(tiles);
   $("rack").value = rack;
@@ -703,13 +772,14 @@ function showReplayed(rows, rack, tiles) {
   hideError("board");
   hideError("rack");
   positionChanged();
+  edits.commit("replay", "the game reviewed");
 }
 
 const replay = new ReplayPanel({
   request,
   context: () => ({ rules, lexicon, leaves: chosenLeaves() }),
   showPosition: showReplayed,
-  playedGame: () => ({ events: state.game?.rules === rules.name ? state.game.events : [] }),
+  playedGame: () => ({ events: playedEvents(), players: playersPanel.names() }),
   onLoaded: () => resetGame(),
   canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),
   useLexicon: (name) => {
@@ -738,7 +808,6 @@ async function importCgp() {
     return;
   }
   const { result } = answer;
-  hideUndo();
   resetGame();
   board.setRows(result.board);
   $("rack").value = result.rack;
@@ -767,6 +836,7 @@ async function importCgp() {
     }
   }
   positionChanged();
+  edits.commit("import", "the import");
   if (lexiconReady) setStatus(message);
 }
 
@@ -794,12 +864,77 @@ async function exportCgp() {
   }
 }
 
-// ---- wiring ------------------------------------------------------------------------------------
+// ---- the players, the last move ------------------------------------------------------------------
 
-function hideUndo() {
-  undoCells = null;
-  $("undo-clear").hidden = true;
+/** The moves played here with the current rules. */
+function playedEvents() {
+  return state.game?.rules === rules.name ? state.game.events : [];
 }
+
+const playersPanel = new PlayersPanel({
+  names: () => state.players || ["", ""],
+  setNames: (names) => {
+    state.players = names;
+    saveState();
+  },
+  events: playedEvents,
+});
+
+/** Highlight the tiles of the last move played ([] for none), kept with the position. */
+function setLastMove(squares) {
+  state.lastMove = { rules: rules.name, squares };
+  board.markLast(squares);
+}
+
+// ---- the words on the board ----------------------------------------------------------------------
+
+const boardCheck = new BoardCheck({
+  request,
+  board,
+  note: $("board-words"),
+  position: () => (rules && lexicon ? { lexicon, rules: rules.name, board: board.rowsText() } : null),
+});
+
+// ---- word tools ---------------------------------------------------------------------------------
+
+new WordTools({ request, lexicon: () => ({ lexicon, rules: rules?.name }) });
+
+// ---- undo --------------------------------------------------------------------------------------
+
+const edits = new History({
+  snapshot: () => ({
+    rows: board.rowsText(),
+    rack: $("rack").value,
+    game: state.game ? structuredClone(state.game) : null, // a copy: plays push onto state.game
+    last: state.lastMove?.squares ?? [],
+  }),
+  restore: (saved) => {
+    board.setRows(saved.rows);
+    board.preview(null);
+    $("rack").value = saved.rack;
+    state.rack = saved.rack;
+    state.game = saved.game ?? undefined;
+    setLastMove(saved.last);
+    state.boards[rules.name] = board.rowsText();
+    saveState();
+    for (const field of ["board", "rack", "cgp"]) hideError(field);
+    positionChanged();
+  },
+  onChange: (h) => {
+    $("undo").disabled = !h.canUndo;
+    $("redo").disabled = !h.canRedo;
+  },
+});
+
+function toldUndone(what) {
+  if (what && lexiconReady) setStatus(`Undone: ${what}.`);
+}
+
+function toldRedone(what) {
+  if (what && lexiconReady) setStatus(`Redone: ${what}.`);
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
 
 function wire() {
   $("solve-form").addEventListener("submit", (event) => {
@@ -810,7 +945,9 @@ function wire() {
     state.rack = $("rack").value;
     saveState();
     hideError("rack");
+    hideError("cgp");
     positionChanged();
+    edits.commit("rack", "the edit of the rack");
   });
   $("rules-select").addEventListener("change", (event) => setRules(event.target.value));
   $("lexicon-select").addEventListener("change", (event) => {
@@ -842,31 +979,18 @@ function wire() {
     board.focus();
   });
   $("clear-board").addEventListener("click", () => {
-    const before = board.cells.slice();
-    const gameBefore = state.game;
     resetGame();
     board.setRows([]);
     state.boards[rules.name] = board.rowsText();
     saveState();
     hideError("board");
+    hideError("cgp");
     positionChanged();
-    if (before.some(Boolean)) {
-      undoCells = before;
-      undoGame = gameBefore;
-      $("undo-clear").hidden = false;
-    }
+    edits.commit("clear", "clearing the board"); // undone, the moves played come back too
   });
-  $("undo-clear").addEventListener("click", () => {
-    if (!undoCells) return;
-    board.cells = undoCells;
-    if (undoGame) state.game = undoGame; // the moves played on that board come back with it
-    board.renderAll();
-    state.boards[rules.name] = board.rowsText();
-    saveState();
-    hideUndo();
-    positionChanged();
-    board.focus();
-  });
+  $("undo").addEventListener("click", () => toldUndone(edits.undo()));
+  $("redo").addEventListener("click", () => toldRedone(edits.redo()));
+  undoKeys(edits, { positionFields: [$("board-input"), $("rack")], onUndo: toldUndone, onRedo: toldRedone });
   $("cgp-import").addEventListener("click", importCgp);
   $("cgp-export").addEventListener("click", exportCgp);
   let filterTimer = 0;
@@ -882,7 +1006,54 @@ function wire() {
     }, 80);
   });
   window.addEventListener("resize", () => board.renderSelection());
+  wireFilters();
 }
+
+/** The filters beyond the text box (filters.js): tiles used, score and length ranges. */
+function wireFilters() {
+  const fields = {
+    uses: $("f-uses"),
+    scoreMin: $("f-score-min"),
+    scoreMax: $("f-score-max"),
+    lengthMin: $("f-length-min"),
+    lengthMax: $("f-length-max"),
+  };
+  const saved = { ...NO_FILTERS, ...(state.filters || {}) };
+  for (const [key, input] of Object.entries(fields)) input.value = saved[key] ?? "";
+  const apply = () => {
+    const values = Object.fromEntries(Object.entries(fields).map(([key, input]) => [key, input.value]));
+    state.filters = values;
+    saveState();
+    const { test, error, field } = moveFilter(values, normalizer(rules));
+    const message = $("filters-error");
+    for (const [key, input] of Object.entries(fields)) {
+      if (key === field) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    message.hidden = !error;
+    message.textContent = error || "";
+    if (error) return;
+    const active = Object.values(values).filter((value) => String(value).trim()).length;
+    $("filters-active").textContent = active ? `(${active} set)` : "";
+    results.setMoveTest(test);
+    updateSummary();
+  };
+  let timer = 0;
+  for (const input of Object.values(fields)) {
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(apply, 80);
+    });
+  }
+  $("f-clear").addEventListener("click", () => {
+    for (const input of Object.values(fields)) input.value = "";
+    apply();
+  });
+  if (Object.values(saved).some((value) => String(value).trim())) $("more-filters").open = true;
+  filtersReady = apply;
+}
+
+let filtersReady = () => {}; // applies the saved filters once the rules are known
 
 async function getJSON(path) {
   const response = await fetch(new URL(path, import.meta.url));
@@ -908,6 +1079,7 @@ async function init() {
   results.setFilter(state.filter || "");
   const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
   setRules(wanted, { initial: true });
+  filtersReady();
   timings.interactive = performance.now();
   document.body.dataset.boardReady = "1";
 }
@@ -925,6 +1097,7 @@ window.gaddag = {
   replay: () => replay.review,
   lookAhead: () => lookAhead?.standing ?? null,
   replayStep: () => replay.step,
+  offline: () => offlineReady(),
   bench: (positions, options = {}) =>
     request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),
 };

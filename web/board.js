@@ -1,6 +1,8 @@
 // The board: drawing (premium squares, coordinates, tiles, a previewed move) and the editor
 // (click a square and type; arrows move; Space or a second click turns across/down;
-// Shift+letter is a blank; Backspace and Delete erase; Enter asks for a solve).
+// Shift+letter is a blank; Backspace and Delete erase; Enter asks for a solve). A word typed
+// across tiles already on the board keeps them: a letter typed on a tile that holds it steps
+// over it, and any other letter goes on the next empty square along (erase a tile to change it).
 //
 // Keys arrive through one text input laid over the selected square, so a phone's on-screen
 // keyboard works too (there the Blank button stands in for Shift).
@@ -31,7 +33,8 @@ export class BoardView {
   /**
    * @param {HTMLElement} grid the element the squares go in
    * @param {HTMLInputElement} input the text input that takes the keys
-   * @param {object} hooks onChange(cells), onSolve(), onMessage(text), onDirection(dir)
+   * @param {object} hooks onChange(cells), onSolve(), onMessage(text), onDirection(dir),
+   *   onBlankMode(on) (the Blank button's one tile is placed)
    */
   constructor(grid, input, hooks) {
     this.grid = grid;
@@ -45,6 +48,17 @@ export class BoardView {
     this.blankMode = false;
     this.previewTiles = null;
     this.errorSquare = null;
+    this.wordSquares = new Set(); // squares of words the lexicon does not hold
+    this.lastSquares = []; // [[r, c], ...]: the tiles of the last move played, highlighted
+    this.editingAtPress = null; // was the board taking keys when the square was pressed?
+    // A press on a square would take the focus from the input (and close a phone's keyboard)
+    // before the click could see that the square was already being typed on.
+    grid.addEventListener("pointerdown", (event) => {
+      if (event.target.closest(".sq")) this.editingAtPress = document.activeElement === this.input;
+    });
+    grid.addEventListener("mousedown", (event) => {
+      if (document.activeElement === this.input && event.target.closest(".sq")) event.preventDefault();
+    });
     grid.addEventListener("click", (event) => this.onClick(event));
     input.addEventListener("keydown", (event) => this.onKeyDown(event));
     input.addEventListener("input", () => this.onInput());
@@ -62,6 +76,8 @@ export class BoardView {
     this.sel = { r: rules.start[0], c: rules.start[1] };
     this.previewTiles = null;
     this.errorSquare = null;
+    this.lastSquares = [];
+    this.wordSquares = new Set();
     this.build();
     this.renderAll();
   }
@@ -143,6 +159,10 @@ export class BoardView {
     sq.classList.toggle("blank", Boolean(tile && tile.blank));
     sq.classList.toggle("preview", Boolean(!cell && previewTile));
     sq.classList.toggle("error-square", this.errorSquare === i);
+    const unknown = Boolean(cell) && this.wordSquares.has(i);
+    const last = Boolean(cell) && this.lastSquares.some(([r, c]) => this.index(r, c) === i);
+    sq.classList.toggle("last-move", last);
+    sq.classList.toggle("unknown-word", unknown);
     const r = Math.floor(i / this.rules.cols);
     const c = i % this.rules.cols;
     let description;
@@ -169,7 +189,8 @@ export class BoardView {
       description = "empty";
     }
     const kind = [sq.premium?.name, sq.isStart ? "start" : null].filter(Boolean).join(", ");
-    sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}`);
+    const warning = `${last ? ", last move" : ""}${unknown ? ", in a word not in the lexicon" : ""}`;
+    sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}${warning}`);
   }
 
   renderSelection() {
@@ -214,6 +235,20 @@ export class BoardView {
       if (r >= 0 && r < this.rules.rows && c >= 0 && c < this.rules.cols) this.errorSquare = this.index(r, c);
     }
     this.renderAll();
+  }
+
+  /** Highlight the tiles of the last move played: [[r, c], ...] (none: []). */
+  markLast(squares) {
+    this.lastSquares = (squares || []).map(([r, c]) => [r, c]);
+    this.renderAll();
+  }
+
+  /** Mark the squares [[r, c], ...] of words the lexicon does not hold (none: []). */
+  markWords(squares) {
+    const marked = new Set(squares.map(([r, c]) => this.index(r, c)));
+    const changed = [...marked].some((i) => !this.wordSquares.has(i)) || [...this.wordSquares].some((i) => !marked.has(i));
+    this.wordSquares = marked;
+    if (changed) this.renderAll();
   }
 
   /** The board as rows of text: "." empty, a letter, lower case for a blank. */
@@ -269,7 +304,9 @@ export class BoardView {
     if (!sq) return;
     const r = Number(sq.dataset.r);
     const c = Number(sq.dataset.c);
-    const again = r === this.sel.r && c === this.sel.c && document.activeElement === this.input;
+    const editing = this.editingAtPress ?? document.activeElement === this.input;
+    this.editingAtPress = null;
+    const again = r === this.sel.r && c === this.sel.c && editing;
     if (again) this.toggleDirection();
     else this.select(r, c);
     this.focus();
@@ -290,7 +327,20 @@ export class BoardView {
     this.hooks.onChange(this.cells);
   }
 
-  /** Type one character: a letter places a tile and moves on. */
+  /** The next empty square from the selection along the typing direction, or null. */
+  nextEmpty() {
+    let { r, c } = this.sel;
+    const { rows, cols } = this.rules;
+    while (r < rows && c < cols) {
+      if (!this.cells[this.index(r, c)]) return { r, c };
+      if (this.dir === "across") c += 1;
+      else r += 1;
+    }
+    return null;
+  }
+
+  /** Type one character: a letter places a tile and moves on; typed on a tile of the board, the
+   * same letter steps over it and another goes on the next empty square. */
   type(char, blank) {
     if (char === " ") {
       this.toggleDirection();
@@ -302,7 +352,24 @@ export class BoardView {
       return;
     }
     this.hooks.onMessage("");
+    const here = this.cells[this.index(this.sel.r, this.sel.c)];
+    if (here && here.letter === letter) {
+      this.step();
+      return;
+    }
+    if (here) {
+      const free = this.nextEmpty();
+      if (!free) {
+        this.hooks.onMessage(`No empty square ${this.dir} from ${this.name(this.sel.r, this.sel.c)} for ${letter}`);
+        return;
+      }
+      this.select(free.r, free.c);
+    }
     this.put({ letter, blank: Boolean(blank) });
+    if (this.blankMode && blank) {
+      this.blankMode = false; // the Blank button makes one blank, as Shift does
+      this.hooks.onBlankMode?.(false);
+    }
     this.step();
   }
 

@@ -18,7 +18,7 @@ export class ReplayPanel {
   /**
    * @param {object} hooks request(type, payload) → Promise; context() → {rules, lexicon, leaves};
    *   showPosition(boardRows, rack, tiles): draw a turn on the page's board (tiles: previewed);
-   *   playedGame() → {events} (the plays made on the page); onLoaded(): a game was opened;
+   *   playedGame() → {events, players} (the plays made on the page, the two names); onLoaded(): a game was opened;
    *   canUseLexicon(name), useLexicon(name): switch to the lexicon a file names (then rerun()).
    */
   constructor(hooks) {
@@ -308,9 +308,9 @@ export class ReplayPanel {
   async exportPlayed() {
     this.hideError();
     const { rules, lexicon } = this.hooks.context();
-    const { events } = this.hooks.playedGame();
+    const { events, players } = this.hooks.playedGame();
     try {
-      const { result } = await this.hooks.request("export_gcg", { rules: rules.name, lexicon, events });
+      const { result } = await this.hooks.request("export_gcg", { rules: rules.name, lexicon, events, players });
       const warnings = result.warnings.map((w) => w.text);
       const said = `Exported the ${events.length} moves played on this page.`;
       this.offer(result.gcg, "played.gcg", warnings.length ? `${said} Its replay warns: ${warnings.join("; ")}` : said);

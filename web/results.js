@@ -34,6 +34,7 @@ export class ResultsView {
     this.sortKey = "score";
     this.descending = true;
     this.filterText = "";
+    this.moveTest = null; // (list, i) → bool: the filters beyond the text (filters.js), or null
     this.focusPos = 0;
     this.stale = false;
     this.rows = new Map(); // position in view -> row element
@@ -107,6 +108,12 @@ export class ResultsView {
     if (this.list) this.recompute();
   }
 
+  /** Keep only the moves for which test(list, i) holds (null: all). */
+  setMoveTest(test) {
+    this.moveTest = test;
+    if (this.list) this.recompute();
+  }
+
   setStale(stale) {
     this.stale = stale;
     this.root.classList.toggle("stale", stale);
@@ -121,7 +128,9 @@ export class ResultsView {
       this.view = new Uint32Array(0);
     } else {
       const ordered = list.order(this.sortKey, this.descending);
-      this.view = list.filter(ordered, this.filterText, this.hooks.normalize);
+      const matching = list.filter(ordered, this.filterText, this.hooks.normalize);
+      const test = this.moveTest;
+      this.view = test ? matching.filter((i) => test(list, i)) : matching;
     }
     this.root.classList.toggle("empty", !list || list.count === 0);
     this.focusPos = Math.min(this.focusPos, Math.max(0, this.view.length - 1));

@@ -6,8 +6,13 @@
 // Page → worker: {id, type, ...}
 //   load      {lexicon, rules}            fetch lexicons/NAME.gaddag and validate it in Python
 //   load_leaves {leaves, rules}           fetch lexicons/NAME.leaves and validate it likewise
-//   solve     {lexicon, rules, board, rack, leaves, exchanges[, bag]}   (leaves: a name or null)
+//   solve     {lexicon, rules, board, rack, leaves, exchanges[, bag]}   (leaves: a name or null);
+//             the answer's began_at (ms since the epoch) says when it began, after any wait for
+//             Python or a file to load
 //   unseen    {rules, board, rack}        the unseen tiles of a position being edited
+//   check_board {lexicon, rules, board}   the runs of tiles on the board the lexicon does not hold
+//   word_tools {lexicon, rules, tool, query, limit | hooks}   check, anagram, build, pattern,
+//             contains (web_api.word_tools); with hooks (a word): it in the lexicon, and its hooks
 //   parse_cgp {cgp, rules}   format_cgp {board, rack, rules, lexicon}
 //   bench     {lexicon, rules, positions, min_ms}   move generation alone, per position
 //   review_gcg {lexicon, rules, leaves, name, gcg | data}   a GCG game replayed and reviewed
@@ -20,6 +25,7 @@
 // unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { bootPython } from "./snapshot.js";
 
 const base = new URL("./", self.location.href);
 const started = performance.now();
@@ -34,41 +40,95 @@ let call = null; // gaddag_solver.web_api.call
 const fetches = new Map(); // file name -> Promise<Uint8Array>
 const loads = new Map(); // file name -> Promise<info> (a lexicon's load serves every ruleset of its alphabet)
 
-const site = fetch(new URL("site.json", base)).then((response) => {
-  if (!response.ok) throw new Error(`site.json: HTTP ${response.status}`);
-  return response.json();
-});
+const site = fetch(new URL("site.json", base)).then(
+  (response) => {
+    if (!response.ok) throw new Error(`site.json could not be downloaded (HTTP ${response.status})`);
+    return response.json();
+  },
+  () => {
+    throw new Error("site.json could not be downloaded (the page is offline or the network failed)");
+  },
+);
 
-const ready = (async () => {
+// A file of Python's own (Pyodide's runtime, our wheel) that cannot be downloaded does not make
+// loadPyodide fail: it waits forever. So the worker watches those fetches itself, and the first
+// that fails ends the boot with a message naming the file.
+let failBoot = () => {};
+const bootFailure = new Promise((_, reject) => (failBoot = reject));
+const fetchOverNetwork = self.fetch.bind(self);
+const BOOT_FILES = /\/(pyodide|wheels)\/[^/]+$/;
+self.fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), base);
+  const watched = BOOT_FILES.test(url.pathname);
+  const file = url.pathname.slice(base.pathname.length);
+  let response;
+  try {
+    response = await fetchOverNetwork(input, init);
+  } catch (error) {
+    if (watched) {
+      const offline = self.navigator.onLine === false ? "the page is offline" : "the network failed";
+      failBoot(new Error(`${file} could not be downloaded (${offline}); reload the page when online`));
+    }
+    throw error;
+  }
+  if (watched && !response.ok) failBoot(new Error(`${file} could not be downloaded (HTTP ${response.status})`));
+  return response;
+};
+
+async function boot() {
   progress("pyodide", "Loading Python (Pyodide)…");
-  pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", base).href,
-    stdout: (text) => console.log(text),
-    stderr: (text) => console.warn(text),
-  });
-  progress("wheel", "Loading the solver package…");
-  const { wheel } = await site;
+  const { wheel, pyodide: version } = await site;
+  const booted = await bootPython(
+    loadPyodide,
+    {
+      indexURL: new URL("pyodide/", base).href,
+      stdout: (text) => console.log(text),
+      stderr: (text) => console.warn(text),
+    },
+    version,
+  );
+  pyodide = booted.pyodide;
+  progress("wheel", "Loading the solver package…", { from: booted.from });
   await pyodide.loadPackage(new URL(wheel, base).href, { messageCallback: () => {} });
+  progress("import", "Starting the solver…");
   const api = pyodide.pyimport("gaddag_solver.web_api");
   call = api.call;
   progress("python", "Python ready");
-})();
-ready.catch((error) => progress("failed", `The solver could not start: ${error.message || error}`));
+}
+
+const ready = Promise.race([boot(), bootFailure]);
+ready.catch((error) =>
+  progress("failed", `Python could not be loaded, so the solver cannot run: ${error.message || error}`),
+);
 
 /** Fetch lexicons/FILE (a .gaddag or a .leaves); `field` names it in an error. */
 function fetchFile(file, field) {
   if (!fetches.has(file)) {
     const url = new URL(`lexicons/${encodeURIComponent(file)}`, base);
-    const promise = fetch(url).then(async (response) => {
-      if (!response.ok) {
-        const what = field === "leaves" ? "leave table" : "lexicon";
-        const name = file.replace(/\.[a-z]+$/, "");
-        throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
-          field,
-        });
-      }
-      return new Uint8Array(await response.arrayBuffer());
-    });
+    const what = field === "leaves" ? "leave table" : "lexicon";
+    const name = file.replace(/\.[a-z]+$/, "");
+    const unreachable = () =>
+      Object.assign(
+        new Error(
+          `The ${what} '${name}' is not stored on this device yet and cannot be downloaded now` +
+            `${self.navigator.onLine === false ? " (offline)" : " (the network failed)"}: ` +
+            "choose it once while online and it is kept for offline use.",
+        ),
+        { field, offline: true },
+      );
+    const promise = fetch(url).then(
+      async (response) => {
+        if (!response.ok) {
+          throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
+            field,
+          });
+        }
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      () => {
+        throw unreachable();
+      },
+    );
     promise.catch(() => fetches.delete(file));
     fetches.set(file, promise);
   }
@@ -139,6 +199,7 @@ async function handle(message) {
     await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const started = performance.now();
+    const beganAt = performance.timeOrigin + started;
     const answer = python("solve", {
       lexicon: message.lexicon,
       rules: message.rules,
@@ -150,6 +211,9 @@ async function handle(message) {
       format: "records",
     });
     answer.result.worker_ms = performance.now() - started;
+    // when the solve itself began (ms since the epoch): a solve asked for while Python or a file
+    // was still loading waited until then, and the page times it from there
+    answer.result.began_at = beganAt;
     return answer;
   }
   if (type === "simulate" || type === "endgame") {
@@ -168,6 +232,14 @@ async function handle(message) {
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
     const { data, ...rest } = message;
     return python("review_gcg", rest, data ? new Uint8Array(data) : undefined);
+  }
+  if (type === "word_tools") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("word_tools", message);
+  }
+  if (type === "check_board") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("check_board", message);
   }
   if (type === "export_gcg") {
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);

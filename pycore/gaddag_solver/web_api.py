@@ -21,6 +21,8 @@ dicts; bad input never raises but comes back as ``{"error": message, "field": na
   leave, tiles, length…), ranked as the Solver ranks them. Either way the answer carries the
   position's unseen tiles.
 - :func:`unseen_tiles`: the unseen tiles of a position being edited (no lexicon needed).
+- :func:`check_board`: the runs of tiles on a board the lexicon does not hold (a warning).
+- :func:`word_tools`: check words, anagrams, patterns, words containing letters, hooks.
 - :func:`parse_cgp` / :func:`format_cgp`: import and export a position as a CGP line.
 - :func:`review_gcg`: a GCG game replayed and reviewed (every turn's board, scores, rack, the
   move made, the best move by equity and the equity lost; the file's warnings with their lines).
@@ -45,6 +47,7 @@ from typing import Any
 
 from .alphabet import AlphabetError
 from .board import Board, PositionError, position_warnings
+from .board_words import board_words
 from .formats.cgp import Position
 from .formats.cgp import format_cgp as _format_cgp
 from .formats.cgp import parse_cgp as _parse_cgp
@@ -79,6 +82,7 @@ from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
 from .solver import LexiconMismatchError, Solver
 from .unseen import unseen
+from .word_tools import WordToolError, hooks, word_query
 
 RECORD_SIZE = MOVE_RECORD.size
 RECORD_LAYOUT = (
@@ -765,6 +769,44 @@ def bench(request: dict[str, Any]) -> dict[str, Any]:
         return _error(exc.message, exc.field)
 
 
+def check_board(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"lexicon", "rules", "board"}`` → the runs of tiles on the board (``words``: how many)
+    and those the lexicon does not hold (``unknown``: BoardWord.to_dict() each), for the page's
+    warning while a position is edited (the board need not be connected)."""
+    try:
+        rules = get_rules(request.get("rules"))
+        board = _board(request.get("board"), rules)
+        lexicon = _lexicon(request.get("lexicon"))
+        words = board_words(board)
+        unknown = [word for word in words if word.spelled not in lexicon]
+        return {"words": len(words), "unknown": [word.to_dict() for word in unknown]}
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def word_tools(request: dict[str, Any]) -> dict[str, Any]:
+    """``{"lexicon", "tool", "query"[, "limit"][, "hooks"]}`` → word_tools.word_query's answer
+    (``count``, the first ``limit`` ``words`` (default 500), ``valid`` for a check); with
+    ``hooks`` (a word) instead: that word's ``in_lexicon``, ``front`` and ``back`` hooks."""
+    try:
+        lexicon = _lexicon(request.get("lexicon"))
+        if request.get("hooks") is not None:
+            word = str(request["hooks"])
+            try:
+                found = hooks(lexicon, word)
+                spelled = lexicon.alphabet.normalize(word)
+            except AlphabetError as exc:
+                raise ApiError(str(exc), "query") from None
+            return {"word": spelled, "in_lexicon": spelled in lexicon, **found}
+        limit = _whole(request, "limit")
+        answer = word_query(lexicon, str(request.get("tool")), str(request.get("query") or ""))
+        return answer.to_dict(500 if limit is None else limit)
+    except WordToolError as exc:
+        return _error(str(exc), "query")
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
 # ---- the worker's door -----------------------------------------------------------------------------
 
 
@@ -922,12 +964,15 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "unseen": unseen_tiles,
     "bench": bench,
     "export_gcg": export_gcg,
+    "check_board": check_board,
+    "word_tools": word_tools,
 }
 
 
 def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
-    ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``), the
+    ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
+    ``check_board``, ``word_tools``), the
     request as JSON, and for the loads (and a ``review_gcg`` of a file) the file's bytes.
     Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
     try:

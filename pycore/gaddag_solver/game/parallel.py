@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 Progress = Callable[[int, int], None]  # (units done, units in all)
@@ -52,6 +51,10 @@ def run_local(
     fn: Callable[..., Any], tasks: Sequence[Task], workers: int, progress: Progress | None
 ) -> list[Any]:
     """The tasks on ``workers`` local processes (a ProcessPoolExecutor)."""
+    # imported here: multiprocessing is a quarter of the package's import time in the browser,
+    # where no process is ever started
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(fn, *args) for args, _size in tasks]
         return gather(futures, as_completed, [size for _args, size in tasks], progress)
