@@ -61,6 +61,7 @@ typedef struct line_walk {
     uint32_t stride[64];
     uint32_t used_index; /* sum of stride[] over the tiles placed so far, kept as the walk goes */
     int by_equity;
+    uint32_t directions; /* GD_DIRECTIONS_*: the directions walked */
     /* output */
     gd_move *out;
     size_t capacity;
@@ -741,6 +742,13 @@ static int job_order(const void *a, const void *b)
     return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
 }
 
+/* Whether plays in `direction` are asked for (GD_DIRECTIONS_*): the other direction is not walked. */
+static inline int direction_wanted(const line_walk *w, int direction)
+{
+    return w->directions == GD_DIRECTIONS_BOTH ||
+           w->directions == (direction == GD_ACROSS ? GD_DIRECTIONS_ACROSS : GD_DIRECTIONS_DOWN);
+}
+
 /* Walk every anchor in generation order (direction, line, square), from the anchor at `square` of
  * `line` in `direction` on, until the walk stops (a full stream buffer). */
 static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board, const gd_workspace *ws,
@@ -749,6 +757,7 @@ static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board,
     const uint32_t root = gd_walk_child(w->walk[0]); /* arc 0 is the entry arc: its child is the root's list */
     const uint64_t root_letters = next_letters(w, 0);
     for (int direction = direction0; direction < 2 && !w->stopped; direction++) {
+        if (!direction_wanted(w, direction)) continue;
         const int lines = direction == GD_ACROSS ? (int)rules->rows : (int)rules->cols;
         for (int line = direction == direction0 ? line0 : 0; line < lines && !w->stopped; line++) {
             if (!load_line(w, rules, board, ws, direction, line)) continue;
@@ -793,6 +802,12 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     memset(w->stride, 0, sizeof w->stride);
     w->used_index = 0;
     w->by_equity = options ? (int)options->by_equity : 0;
+    w->directions = options ? options->directions : GD_DIRECTIONS_BOTH;
+    if (w->directions > GD_DIRECTIONS_DOWN)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "directions %u is not one of both (0), across (1), down (2)",
+                            w->directions);
+    if (lex->flags & GD_LEXICON_DAWG)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a DAWG was given to the GADDAG generator (see gd_dawg_generate)");
     memcpy(w->values, rules->values, sizeof w->values);
     memset(w->rack, 0, sizeof w->rack);
     memset(w->used, 0, sizeof w->used);
@@ -893,6 +908,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     anchor_job jobs[2 * GD_MAX_SQUARES];
     size_t n_jobs = 0;
     for (int direction = 0; direction < 2; direction++) {
+        if (!direction_wanted(&w, direction)) continue;
         int lines = direction == GD_ACROSS ? rows : cols;
         for (int line = 0; line < lines; line++) {
             if (!load_line(&w, rules, board, ws, direction, line)) continue;

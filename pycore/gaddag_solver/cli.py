@@ -60,13 +60,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fail on words with letters outside the alphabet instead of skipping them",
     )
+    parser.add_argument(
+        "--dawg",
+        action="store_true",
+        help="also write the DAWG of the same words beside the output, as NAME.dawg (for --engine dawg)",
+    )
     return parser
 
 
 def build_lexicon_main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        build_lexicon_file(args.input, args.output, rules=args.rules, name=args.name, strict=args.strict)
+        build_lexicon_file(
+            args.input, args.output, rules=args.rules, name=args.name, strict=args.strict, dawg=args.dawg
+        )
     except (LexiconBuildError, RulesError) as exc:
         return _error(str(exc))
     except OSError as exc:
@@ -145,6 +152,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         argv += ["--name", args.name]
     if args.strict:
         argv.append("--strict")
+    if args.dawg:
+        argv.append("--dawg")
     return build_lexicon_main(argv)
 
 
@@ -982,6 +991,7 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", dest="build_rules", default="english")
     p.add_argument("--name")
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--dawg", action="store_true", help="also write NAME.dawg beside the output")
     p.set_defaults(run=cmd_build)
     _add_solve_parser(sub)
     p = sub.add_parser(
