@@ -256,12 +256,20 @@ static inline void undo_letter(dawg_walk *w, unsigned letter, unsigned beyond)
 
 /* The walk has read the play up to square pos - 1, ending on walk entry `at`: record it if a
  * word ends there, and go on rightward through pos. */
+/* Follow an arc: `step` walks on from it. With work counted, an arc from which no play was
+ * recorded and no further arc followed is a dead end. */
+#define FOLLOW(w, step)                                                                                         \
+    do {                                                                                                        \
+        const size_t found_before = (w)->count;                                                                 \
+        const uint64_t arcs_before = ++(w)->work.arcs;                                                          \
+        step;                                                                                                   \
+        if ((w)->counting && (w)->count == found_before && (w)->work.arcs == arcs_before) (w)->work.dead_ends++; \
+    } while (0)
+
 static void extend_right(dawg_walk *w, int pos, uint32_t at, int32_t main_sum, int32_t word_multiplier,
                          int32_t cross_sum, unsigned placed)
 {
     const uint64_t entry = w->walk[at];
-    const size_t found_before = w->count;
-    const uint64_t arcs_before = w->work.arcs;
     if (pos > w->anchor && (pos == w->length || !w->square[pos]) && gd_walk_accepts(entry))
         record(w, pos - 1, main_sum, word_multiplier, cross_sum, placed);
     if (pos < w->length) {
@@ -271,10 +279,9 @@ static void extend_right(dawg_walk *w, int pos, uint32_t at, int32_t main_sum, i
         if (here) {
             const unsigned letter = here & 63u;
             if ((letters >> letter) & 1u) {
-                w->work.arcs++;
                 w->word[pos] = (uint8_t)(here | GD_ON_BOARD_FLAG);
-                extend_right(w, pos + 1, gd_walk_arc(list, letters, letter), main_sum + tile_face(w, here),
-                             word_multiplier, cross_sum, placed);
+                FOLLOW(w, extend_right(w, pos + 1, gd_walk_arc(list, letters, letter), main_sum + tile_face(w, here),
+                                       word_multiplier, cross_sum, placed));
             }
         } else if (w->tiles_left) {
             const int32_t lm = w->letter_multiplier[pos], wm = w->word_multiplier[pos];
@@ -284,17 +291,15 @@ static void extend_right(dawg_walk *w, int pos, uint32_t at, int32_t main_sum, i
             for (uint64_t pending = letters & w->cross_set[pos] & rack_letters(w); pending; pending &= pending - 1u) {
                 const unsigned letter = (unsigned)__builtin_ctzll(pending);
                 const unsigned beyond = take_letter(w, letter);
-                w->work.arcs++;
                 w->word[pos] = (uint8_t)letter;
                 const int32_t letter_score = w->values[letter] * lm;
-                extend_right(w, pos + 1, gd_walk_arc(list, letters, letter), main_sum + letter_score,
-                             word_multiplier * wm, cross_sum + (crossing ? (cross_base + letter_score) * wm : 0),
-                             placed + 1);
+                FOLLOW(w, extend_right(w, pos + 1, gd_walk_arc(list, letters, letter), main_sum + letter_score,
+                                       word_multiplier * wm,
+                                       cross_sum + (crossing ? (cross_base + letter_score) * wm : 0), placed + 1));
                 undo_letter(w, letter, beyond);
             }
         }
     }
-    if (w->counting && w->count == found_before && w->work.arcs == arcs_before) w->work.dead_ends++;
 }
 
 /* The left part part[0..length) from the rack, read to walk entry `at`, ends just left of the
@@ -325,9 +330,8 @@ static void left_part(dawg_walk *w, uint32_t at, int length, int limit)
     for (uint64_t pending = letters & rack_letters(w); pending; pending &= pending - 1u) {
         const unsigned letter = (unsigned)__builtin_ctzll(pending);
         const unsigned beyond = take_letter(w, letter);
-        w->work.arcs++;
         w->part[length] = (uint8_t)letter;
-        left_part(w, gd_walk_arc(list, letters, letter), length + 1, limit - 1);
+        FOLLOW(w, left_part(w, gd_walk_arc(list, letters, letter), length + 1, limit - 1));
         undo_letter(w, letter, beyond);
     }
 }
@@ -341,15 +345,18 @@ static void walk_anchor(dawg_walk *w, int anchor)
         while (start > 0 && w->square[start - 1]) start--;
         uint32_t at = 0;
         int32_t main_sum = 0;
-        for (int p = start; p < anchor; p++) {
+        for (int p = start; p < anchor - 1; p++) {
             at = gd_walk_step(w->walk, w->walk_high, at, w->square[p] & 63u);
             if (!at) return;
             w->work.arcs++;
             w->word[p] = (uint8_t)(w->square[p] | GD_ON_BOARD_FLAG);
             main_sum += tile_face(w, w->square[p]);
         }
+        at = gd_walk_step(w->walk, w->walk_high, at, w->square[anchor - 1] & 63u);
+        if (!at) return;
+        w->word[anchor - 1] = (uint8_t)(w->square[anchor - 1] | GD_ON_BOARD_FLAG);
         w->left = start;
-        extend_right(w, anchor, at, main_sum, 1, 0, 0);
+        FOLLOW(w, extend_right(w, anchor, at, main_sum + tile_face(w, w->square[anchor - 1]), 1, 0, 0));
         return;
     }
     int limit = 0;
