@@ -333,17 +333,19 @@ def new_rules(
 class Workspace:
     """Scratch memory for one generator (not shared between threads) and the move buffer."""
 
-    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count")
+    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count", "work")
 
-    def __init__(self) -> None:
-        size = lib.gd_workspace_size()
+    def __init__(self, size: int | None = None, capacity: int = MOVES_START) -> None:
+        """`size`: bytes of scratch (default gd_workspace_size()); `capacity`: moves at first."""
+        size = lib.gd_workspace_size() if size is None else size
         self.memory = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
-        self.capacity = MOVES_START
+        self.capacity = capacity
         self.moves = ffi.new("gd_move[]", self.capacity)
         self.board: bytes | None = None  # the board the workspace was prepared for
         self.prepared_for: tuple[Any, Any] | None = None  # (lexicon struct, rules struct)
         self.error = ffi.new("gd_error *")
         self.count = ffi.new("size_t *")  # gd_generate's out-parameter, made once
+        self.work: Any = None  # the DAWG generator's gd_work (DawgWorkspace)
 
     def grow(self, capacity: int) -> None:
         if capacity > self.capacity:
@@ -545,26 +547,13 @@ def move_words(rules: Any, board: bytes, record: bytes) -> list[tuple[int, int, 
 # ---- the DAWG generator (Appel & Jacobson) ---------------------------------------------------------
 
 
-class DawgWorkspace:
-    """Scratch memory for the DAWG generator (not shared between threads) and its move buffer."""
-
-    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count", "work")
+class DawgWorkspace(Workspace):
+    """Scratch memory for the DAWG generator (not shared between threads), its move buffer, and
+    the work its last generation did."""
 
     def __init__(self) -> None:
-        size = lib.gd_dawg_workspace_size()
-        self.memory = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
-        self.capacity = 256  # grown to the position's plays
-        self.moves = ffi.new("gd_move[]", self.capacity)
-        self.board: bytes | None = None
-        self.prepared_for: tuple[Any, Any] | None = None
-        self.error = ffi.new("gd_error *")
-        self.count = ffi.new("size_t *")
+        super().__init__(lib.gd_dawg_workspace_size(), 256)  # the buffer grows to the plays
         self.work = ffi.new("gd_work *")
-
-    def grow(self, capacity: int) -> None:
-        if capacity > self.capacity:
-            self.capacity = max(capacity, 2 * self.capacity)
-            self.moves = ffi.new("gd_move[]", self.capacity)
 
 
 def dawg_prepare(dawg: OpenedLexicon, rules: Any, workspace: DawgWorkspace, board: bytes) -> None:

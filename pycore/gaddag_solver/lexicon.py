@@ -363,20 +363,9 @@ def build_lexicon_file(
     except WordListError as exc:
         raise LexiconBuildError(str(exc)) from None
     lexicon_name = name if name is not None else output_path.name.removesuffix(".gaddag")
-    data, report = build_gaddag(
-        entries,
-        ruleset.alphabet,
-        name=lexicon_name,
-        max_length=ruleset.longest_line,
-        strict=strict,
-        source=str(input_path),
-        unit=unit,
-        log=log,
-    )
-    outputs = [(output_path, data, report)]
-    if dawg:
-        dawg_path = dawg_path_for(output_path)
-        dawg_data, dawg_report = build_gaddag(
+    outputs = []
+    for kind, path in [("gaddag", output_path)] + ([("dawg", dawg_path_for(output_path))] if dawg else []):
+        data, built = build_gaddag(
             entries,
             ruleset.alphabet,
             name=lexicon_name,
@@ -384,16 +373,17 @@ def build_lexicon_file(
             strict=strict,
             source=str(input_path),
             unit=unit,
-            kind="dawg",
+            log=log,
+            kind=kind,
         )
-        outputs.append((dawg_path, dawg_data, dawg_report))
+        outputs.append((path, data, built))
     for path, contents, built in outputs:
         _write_whole(path, contents)
         if log:
             for line in built.summary_lines():
                 log(line)
             log(f"wrote {path}")
-    return report
+    return outputs[0][2]
 
 
 def dawg_path_for(gaddag_path: str | os.PathLike[str]) -> Path:
