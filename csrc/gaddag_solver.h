@@ -311,6 +311,14 @@ int32_t gd_leaves_value(const gd_leaves *lv, const uint8_t *counts);
 #define GD_DIRECTIONS_ACROSS 1
 #define GD_DIRECTIONS_DOWN 2
 
+/* The work a generation did, in Gordon's measures: arcs followed, and dead ends (arcs followed
+ * from which neither a play was recorded nor another arc followed). Counted only in a build with
+ * GD_COUNT_WORK defined (bench/gaddag_vs_dawg.py makes one); the shipped generators pay nothing. */
+typedef struct gd_work {
+    uint64_t arcs;
+    uint64_t dead_ends;
+} gd_work;
+
 /*
  * How gd_generate_equity values moves. While the bag holds tiles, equity = 100 * score + the
  * leave table's value of the tiles kept (0 without a table). With the bag empty there is no
@@ -330,6 +338,8 @@ typedef struct gd_equity_options {
                                      *count then counts only the moves generated, not every move
                                      of the position */
     uint32_t directions;          /* GD_DIRECTIONS_BOTH (0), _ACROSS or _DOWN: the plays generated */
+    gd_work *work;                /* NULL, or receives the work done (counted only in a build with
+                                     GD_COUNT_WORK defined; zero otherwise) */
 } gd_equity_options;
 
 /* gd_generate with equity, exchanges and pass (options may be NULL: as gd_generate). */
@@ -516,19 +526,12 @@ int gd_dawg_build(const uint8_t *words, size_t words_size, uint32_t alphabet_siz
                   gd_build_stats *stats, gd_build_progress *progress, gd_error *err);
 int gd_dawg_contains(const gd_lexicon *dawg, const uint8_t *word, size_t length);
 
-/* The work a generation did, in Gordon's measures: arcs followed, and dead ends (arcs followed
- * from which neither a play nor another arc was reached). */
-typedef struct gd_work {
-    uint64_t arcs;
-    uint64_t dead_ends;
-} gd_work;
-
 /*
  * Appel & Jacobson's generator. gd_dawg_prepare computes the DAWG's cross-sets and anchors for
  * a board into a workspace of gd_dawg_workspace_size() bytes (8-byte aligned); gd_dawg_generate
  * then writes every play for a rack in `directions` to out[0..capacity) (unsorted; *count is how
  * many there are, as gd_generate with top_n = 0), with the same records and scores as
- * gd_generate. `work` (may be NULL) receives the work done. Inputs are checked as gd_prepare and
+ * gd_generate. `work` (may be NULL) receives the work done (see gd_work). Inputs are checked as gd_prepare and
  * gd_generate check them.
  */
 size_t gd_dawg_workspace_size(void);

@@ -155,8 +155,7 @@ typedef struct dawg_walk {
     int32_t word_multiplier_total;
     gd_move *out;
     size_t capacity, count;
-    int counting;              /* whether `work` is kept */
-    gd_work work;
+    gd_work work;              /* counted with GD_COUNT_WORK */
 } dawg_walk;
 
 static inline int32_t tile_face(const dawg_walk *w, uint8_t code)
@@ -256,15 +255,21 @@ static inline void undo_letter(dawg_walk *w, unsigned letter, unsigned beyond)
 
 /* The walk has read the play up to square pos - 1, ending on walk entry `at`: record it if a
  * word ends there, and go on rightward through pos. */
-/* Follow an arc: `step` walks on from it. With work counted, an arc from which no play was
- * recorded and no further arc followed is a dead end. */
-#define FOLLOW(w, step)                                                                                         \
-    do {                                                                                                        \
-        const size_t found_before = (w)->count;                                                                 \
-        const uint64_t arcs_before = ++(w)->work.arcs;                                                          \
-        step;                                                                                                   \
-        if ((w)->counting && (w)->count == found_before && (w)->work.arcs == arcs_before) (w)->work.dead_ends++; \
+/* Follow an arc: `step` walks on from it. In a build with GD_COUNT_WORK (as movegen.c) the arc
+ * is counted, and as a dead end when no play was recorded and no further arc followed from it. */
+#ifdef GD_COUNT_WORK
+#define FOLLOW(w, step)                                                                                        \
+    do {                                                                                                       \
+        const size_t found_before = (w)->count;                                                                \
+        const uint64_t arcs_before = ++(w)->work.arcs;                                                         \
+        step;                                                                                                  \
+        if ((w)->count == found_before && (w)->work.arcs == arcs_before) (w)->work.dead_ends++;                \
     } while (0)
+#define COUNT_ARC(w) ((w)->work.arcs++)
+#else
+#define FOLLOW(w, step) step
+#define COUNT_ARC(w) ((void)0)
+#endif
 
 static void extend_right(dawg_walk *w, int pos, uint32_t at, int32_t main_sum, int32_t word_multiplier,
                          int32_t cross_sum, unsigned placed)
@@ -348,7 +353,7 @@ static void walk_anchor(dawg_walk *w, int anchor)
         for (int p = start; p < anchor - 1; p++) {
             at = gd_walk_step(w->walk, w->walk_high, at, w->square[p] & 63u);
             if (!at) return;
-            w->work.arcs++;
+            COUNT_ARC(w);
             w->word[p] = (uint8_t)(w->square[p] | GD_ON_BOARD_FLAG);
             main_sum += tile_face(w, w->square[p]);
         }
@@ -431,7 +436,6 @@ int gd_dawg_generate(const gd_lexicon *dawg, const gd_rules *rules, const uint8_
     w.out = out;
     w.capacity = capacity;
     w.count = 0;
-    w.counting = work != NULL;
     memset(&w.work, 0, sizeof w.work);
     for (int direction = 0; direction < 2 && w.tiles_left; direction++) {
         if (directions == (direction == GD_ACROSS ? GD_DIRECTIONS_DOWN : GD_DIRECTIONS_ACROSS)) continue;

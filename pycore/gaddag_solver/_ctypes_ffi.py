@@ -172,6 +172,7 @@ class gd_equity_options(C.Structure):
         ("by_equity", C.c_uint32),
         ("prune", C.c_uint32),
         ("directions", C.c_uint32),
+        ("work", C.c_void_p),
     ]
 
 
