@@ -18,13 +18,14 @@ from typing import Any
 from ._core_api import CoreError
 from .alphabet import AlphabetError
 from .board import Board, PositionError, position_warnings, written
+from .dawg import DawgMismatchError
 from .formats.cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
 from .move import EXCHANGE, PASS, Move
 from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
-from .solver import LexiconMismatchError, get_solver
+from .solver import DIRECTIONS, ENGINES, EngineError, LexiconMismatchError, get_solver
 from .unseen import Unseen, unseen
 from .wordlist import LINE_BREAK_BYTES
 
@@ -314,6 +315,8 @@ TSV_VALUED_COLUMNS = (
 # what makes one position unusable; in batch mode such a line gets an error object
 POSITION_ERRORS = (
     PositionError,
+    EngineError,
+    DawgMismatchError,
     LexiconNotFoundError,
     LexiconFormatError,
     LexiconMismatchError,
@@ -422,8 +425,9 @@ def _solve_position(
 ) -> tuple[dict[str, Any], Iterable[Move]]:
     for message in position_warnings(board, rack, rules):
         print(f"warning: {where}{message}", file=sys.stderr)
-    solver = get_solver(lexicon, rules)
+    solver = get_solver(lexicon, rules, args.engine)
     options: dict[str, Any] = {
+        "direction": args.direction,
         "warn": False,
         "leaves": args.leave_table,
         "equity": True if args.equity else None,
@@ -432,7 +436,7 @@ def _solve_position(
         "opponent_rack": opponent_rack,
     }
     moves: Iterable[Move]
-    if args.top_n is None:  # every move: streamed, never all held (see Solver.stream)
+    if args.top_n is None and args.engine == "gaddag":  # every move: streamed, never all held
         moves = solver.stream(board, rack, ranked=not args.unsorted, **options)
         count = moves.count
         if moves.warning:
@@ -776,6 +780,21 @@ def _add_solve_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--words", action="store_true", help="also list the words each play forms, with their scores"
+    )
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="gaddag",
+        help="the move generator: gaddag (Gordon's, the default) or dawg (Appel & Jacobson's over the "
+        "DAWG of the same words: NAME.dawg beside the lexicon, else built in memory); the same plays and "
+        "scores; dawg values plays by score only (docs/dawg.md)",
+    )
+    p.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        default="both",
+        help="only the plays across or down (generated so, not filtered); a single tile forming words "
+        "both ways is an across play (default both)",
     )
     value = p.add_argument_group(
         "equity",
