@@ -327,10 +327,11 @@ static void start_right(dawg_walk *w, uint32_t at, int length)
 /* Every left part the DAWG allows from walk entry `at` on, up to `limit` more letters. */
 static void left_part(dawg_walk *w, uint32_t at, int length, int limit)
 {
-    start_right(w, at, length);
-    if (!limit || w->tiles_left < 2) return; /* the anchor needs a tile too */
     const uint64_t entry = w->walk[at];
     const uint64_t letters = gd_walk_letters(w->walk, w->walk_high, at);
+    /* a left part whose list has no letter the anchor can take ends no play: not placed */
+    if (letters & w->cross_set[w->anchor] & rack_letters(w)) start_right(w, at, length);
+    if (!limit || w->tiles_left < 2) return; /* the anchor needs a tile too */
     const uint32_t list = gd_walk_child(entry);
     for (uint64_t pending = letters & rack_letters(w); pending; pending &= pending - 1u) {
         const unsigned letter = (unsigned)__builtin_ctzll(pending);
