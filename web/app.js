@@ -10,6 +10,7 @@ import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { ReplayPanel } from "./replay.js";
 import { ResultsView, points } from "./results.js";
+import { PlayCheck } from "./verdict.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -161,6 +162,12 @@ const board = new BoardView($("board"), $("board-input"), {
   onDirection: (dir) => {
     $("dir-toggle").textContent = dir === "across" ? "Typing across →" : "Typing down ↓";
   },
+});
+
+const playCheck = new PlayCheck($("engine-options"), $("play-check"), {
+  request,
+  position: () => ({ lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value }),
+  onChoice: () => positionChanged(),
 });
 
 const results = new ResultsView($("results"), {
@@ -403,6 +410,7 @@ function setRules(name, { initial = false } = {}) {
   const textNormalize = normalize;
   normalize = (text) => [...String(text)].map((ch) => (ch === "." ? "." : textNormalize(ch) || ch.toUpperCase())).join("");
   board.setRules(rules, cellsFromRows(state.boards[rules.name], rules));
+  playCheck.setRules(rules);
   $("rules-select").value = rules.name;
   $("board").setAttribute(
     "aria-label",
@@ -422,21 +430,22 @@ function setRules(name, { initial = false } = {}) {
 // ---- the position ------------------------------------------------------------------------------
 
 function currentRequest() {
-  return {
+  return playCheck.choices({
     lexicon,
     rules: rules.name,
     board: board.rowsText(),
     rack: $("rack").value,
     leaves: chosenLeaves(),
     exchanges: $("exchanges").checked,
-  };
+  });
 }
 
 function keyOf(req) {
-  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack, req.leaves, req.exchanges]);
+  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack, req.leaves, req.exchanges, req.engine, req.direction]);
 }
 
 function positionChanged() {
+  playCheck.positionChanged();
   scheduleUnseen();
   if (!shown) return;
   const stale = keyOf(currentRequest()) !== shown.key;
