@@ -34,7 +34,9 @@ def checker(browser: object, server: str) -> Iterator[Page]:  # noqa: F811
 
 def verdict_text(page: Page, expected: str) -> str:
     page.page.wait_for_function(
-        "want => document.querySelector('#play-verdict').innerText.includes(want)", arg=expected, timeout=30_000
+        "want => document.querySelector('#play-verdict').innerText.includes(want)",
+        arg=expected,
+        timeout=30_000,
     )
     return page.page.inner_text("#play-verdict")
 
@@ -61,7 +63,8 @@ def test_placed_tiles_get_the_native_verdict(checker: Page, native) -> None:  # 
     checker.click_square(4, 4, "down")  # E5 down: URALITES, the best play
     checker.type_tiles("URA")
     text = verdict_text(checker, "not legal")
-    want = judge_tiles(board, [(4, 4, "U", False), (5, 4, "R", False), (6, 4, "A", False)], native.lexicon, rack)
+    placed = [(4, 4, "U", False), (5, 4, "R", False), (6, 4, "A", False)]
+    want = judge_tiles(board, placed, native.lexicon, rack)
     assert not want.legal and all(reason in text for reason in want.reasons)
     checker.type_tiles("LITES")  # the L is on the board already: typed over, unchanged
     text = verdict_text(checker, ": legal")
