@@ -856,9 +856,14 @@ def cmd_score(args: argparse.Namespace) -> int:
             rack = Rack(args.rack, rules)
         lexicon = lexicons.get(position.lexicon)
     else:
-        lines = [line for line in _text_lines(args.board) if isinstance(line, str) and line.strip()]
-        board = Board.from_rows(["".join(line.split()) for line in lines[: rules.rows]], rules)
-        rack = Rack(args.rack, rules) if args.rack is not None else None
+        lines = [
+            "".join(line.split())
+            for line in _text_lines(args.board)
+            if isinstance(line, str) and line.strip()
+        ]
+        rack_text = args.rack if args.rack is not None or len(lines) <= rules.rows else lines[rules.rows]
+        board = Board.from_rows(lines[: rules.rows], rules)
+        rack = Rack(rack_text, rules) if rack_text is not None else None
         lexicon = lexicons.get()
     verdict = judge(board, " ".join(args.play), lexicon, rack if rack is None or str(rack) else None)
     if args.json:
