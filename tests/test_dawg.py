@@ -10,8 +10,12 @@ generator on self-play positions.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import struct
+import subprocess
+import sys
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -272,7 +276,7 @@ def _game(rules: Rules, data) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
-@game_settings(25)
+@game_settings(15)
 @given(data=st.data())
 def test_random_games_every_ruleset(name, data):
     _game(RULES[name], data)
@@ -294,3 +298,52 @@ def test_self_play_positions(sowpods):
             positions += 1
             game.play(game.best_move("greedy"))
     assert positions > 60
+
+
+# ---- Gordon's measures: the work counted in a GD_COUNT_WORK build --------------------------------
+
+WORK_SCRIPT = """
+import json
+from gaddag_solver import Board, Lexicon, Rack, Rules, build_gaddag
+from gaddag_solver import _core_api as core
+from gaddag_solver._binding import ffi
+from gaddag_solver.dawg import dawg_for
+from gaddag_solver.rules_core import core_rules
+
+rules = Rules.load("english")
+lexicon = Lexicon.load(build_gaddag(["AB"], rules.alphabet)[0], rules)
+native, board, rack = core_rules(rules), Board.empty(rules).codes(), Rack("AB", rules).counts()
+dawg = dawg_for(lexicon)._core
+space = core.DawgWorkspace()
+core.dawg_prepare(dawg, native, space, board)
+plays, _records, (arcs, dead) = core.dawg_generate(dawg, native, space, rack)
+work = ffi.new("gd_work *")
+options = core.direction_options("both")
+options.work = ffi.cast("gd_work *", work)
+core.ensure_walk_index(lexicon._core)
+workspace = core.new_workspace()
+core.prepare(lexicon._core, native, workspace, board)
+count, _records = core.generate(lexicon._core, native, workspace, rack, 0, options)
+print(json.dumps({"dawg": [plays, arcs, dead], "gaddag": [count, int(work.arcs), int(work.dead_ends)]}))
+"""
+
+
+def test_work_counted_by_hand(tmp_path):
+    """AB from rack AB on an empty board, each direction. DAWG: from the anchor, A then B (2 arcs,
+    a play); the left part A (1 arc), then B on the anchor (1 arc, a play): 4. GADDAG: A on the
+    anchor, the separator, B (3 arcs, a play); B on the anchor, A left of it (2 arcs, a play): 5.
+    No arc is a dead end. The shipped build counts nothing."""
+    library = tmp_path / "libcounting.so"
+    sources = [str(p) for p in sorted((REPO / "csrc").glob("*.c"))]
+    subprocess.run(
+        ["cc", "-std=c11", "-O0", "-DGD_COUNT_WORK", "-shared", "-fPIC", f"-I{REPO / 'csrc'}", *sources, "-o",
+         str(library)],
+        check=True,
+    )  # fmt: skip
+    env = {**os.environ, "GADDAG_SOLVER_BINDING": "ctypes", "GADDAG_SOLVER_CTYPES_LIB": str(library)}
+    run = subprocess.run(
+        [sys.executable, "-c", WORK_SCRIPT], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(run.stdout) == {"dawg": [4, 8, 0], "gaddag": [4, 10, 0]}
+    shipped = subprocess.run([sys.executable, "-c", WORK_SCRIPT], capture_output=True, text=True, check=True)
+    assert json.loads(shipped.stdout) == {"dawg": [4, 0, 0], "gaddag": [4, 0, 0]}
