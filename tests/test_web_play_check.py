@@ -62,12 +62,12 @@ def test_placed_tiles_get_the_native_verdict(checker: Page, native) -> None:  # 
     verdict_text(checker, "Place tiles on the board")
     checker.click_square(4, 4, "down")  # E5 down: URALITES, the best play
     checker.type_tiles("URA")
-    text = verdict_text(checker, "not legal")
+    text = verdict_text(checker, "E5 URA(L): not legal")  # the verdict on all three tiles
     placed = [(4, 4, "U", False), (5, 4, "R", False), (6, 4, "A", False)]
     want = judge_tiles(board, placed, native.lexicon, rack)
     assert not want.legal and all(reason in text for reason in want.reasons)
     checker.type_tiles("LITES")  # the L is on the board already: typed over, unchanged
-    text = verdict_text(checker, ": legal")
+    text = verdict_text(checker, "E5 URALITES: legal")
     want = judge(board, "E5 URALITES", native.lexicon, rack)
     assert want.legal and f"{want.score} points" in text and f"bingo +{ENGLISH.bingo_bonus}" in text
     checker.page.uncheck("#place-tiles")
