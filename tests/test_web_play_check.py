@@ -67,7 +67,7 @@ def test_placed_tiles_get_the_native_verdict(checker: Page, native) -> None:  # 
     want = judge_tiles(board, placed, native.lexicon, rack)
     assert not want.legal and all(reason in text for reason in want.reasons)
     checker.type_tiles("LITES")  # the L is on the board already: typed over, unchanged
-    text = verdict_text(checker, "E5 URALITES: legal")
+    text = verdict_text(checker, "E5 URA(L)ITES: legal")
     want = judge(board, "E5 URALITES", native.lexicon, rack)
     assert want.legal and f"{want.score} points" in text and f"bingo +{ENGLISH.bingo_bonus}" in text
     checker.page.uncheck("#place-tiles")
