@@ -304,15 +304,6 @@ class Solver:
         core.dawg_prepare(dawg, self._rules, self._dawg_workspace, board.codes())
         return core.dawg_generate(dawg, self._rules, self._dawg_workspace, rack.counts(), direction)
 
-    def work(self, board: Board | str, rack: Rack | str, direction: str = "both") -> tuple[int, int, int]:
-        """``(plays, arcs followed, dead ends)`` of the DAWG engine on a position (Gordon's measures
-        of a generator's work; bench/gaddag_vs_dawg.py)."""
-        board, rack = self._position(board, rack)
-        check_engine(self.engine, direction)
-        with self._lock:
-            count, _records, (arcs, dead_ends) = self._dawg_generate(board, rack, direction)
-        return count, arcs, dead_ends
-
     def count(self, board: Board | str, rack: Rack | str) -> int:
         """How many plays the position has (none are written out)."""
         board, rack = self._position(board, rack)
