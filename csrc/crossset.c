@@ -187,6 +187,8 @@ static int check_inputs(const gd_lexicon *lex, const gd_rules *rules, const uint
     if (!lex || !lex->arcs || !board || !workspace) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     if (!lex->walk)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
+    if (lex->flags & GD_LEXICON_DAWG)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a DAWG was given to the GADDAG generator (see gd_dawg_prepare)");
     return gd_check_rules(rules, err);
 }
 

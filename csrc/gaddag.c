@@ -96,14 +96,15 @@ size_t gd_validate_scratch_size(size_t size)
     return arcs * sizeof(uint64_t) + arcs / 8 + 16;
 }
 
-static const gd_file_kind gaddag_file = {GD_MAGIC, ".gaddag", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
+const gd_file_kind gd_gaddag_file = {GD_MAGIC, ".gaddag", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
+const gd_file_kind gd_dawg_file = {GD_DAWG_MAGIC, ".dawg", GD_FORMAT_VERSION, GD_HEADER_FIXED_SIZE};
 
 /* Steps 1 and 2 of the validation: what the fixed header (its first GD_HEADER_FIXED_SIZE bytes,
  * in `head`) says, checked against the file's real size. */
-static int check_fixed_header(const uint8_t *head, size_t head_size, uint64_t size, uint32_t *header_size,
-                              gd_error *err)
+static int check_fixed_header(const uint8_t *head, size_t head_size, uint64_t size, const gd_file_kind *kind,
+                              uint32_t *header_size, gd_error *err)
 {
-    int rc = gd_check_prefix(head, head_size, size, &gaddag_file, header_size, err);
+    int rc = gd_check_prefix(head, head_size, size, kind, header_size, err);
     if (rc) return rc;
     if (*header_size < GD_HEADER_FIXED_SIZE || *header_size % 4 != 0 || *header_size > size)
         return FORMAT_ERROR(10, "header size %u is invalid (must be a multiple of 4, at least %d, inside the file)",
@@ -126,19 +127,35 @@ int gd_lexicon_check_header(const uint8_t *head, size_t head_size, uint64_t file
 {
     if (!head && head_size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
     uint32_t header_size;
-    return check_fixed_header(head, head_size, file_size, &header_size, err);
+    return check_fixed_header(head, head_size, file_size, &gd_gaddag_file, &header_size, err);
+}
+
+int gd_dawg_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err)
+{
+    if (!head && head_size) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no data given");
+    uint32_t header_size;
+    return check_fixed_header(head, head_size, file_size, &gd_dawg_file, &header_size, err);
 }
 
 int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, gd_error *err)
 {
+    return gd_open_automaton(lex, data, size, scratch, &gd_gaddag_file, err);
+}
+
+/* A DAWG (dawg.md) has the same layout; its automaton accepts the words themselves, so it has no
+ * separator past the entry arc and accepts exactly its words. */
+int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, const gd_file_kind *kind,
+                      gd_error *err)
+{
     if (!lex) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no lexicon structure given");
     memset(lex, 0, sizeof *lex);
+    const uint32_t is_dawg = kind == &gd_dawg_file;
 
     /* 1 + 2. fixed header and sizes */
-    int rc = gd_check_in_place(data, size, &gaddag_file, err);
+    int rc = gd_check_in_place(data, size, kind, err);
     if (rc) return rc;
     uint32_t header_size;
-    rc = check_fixed_header(data, size, size, &header_size, err);
+    rc = check_fixed_header(data, size, size, kind, &header_size, err);
     if (rc) return rc;
     uint32_t word_count = gd_get_u32(data + 20);
     uint32_t state_count = gd_get_u32(data + 24);
@@ -199,6 +216,7 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
             uint32_t no_child = child == 0, has_child = child != 0;
             uint32_t not_last = last ^ 1u, rejects = accepts ^ 1u;
             bad |= (letter > alphabet_size) | (has_child & ((child <= i) | (child >= arc_count))) |
+                   (is_dawg & (letter == GD_SEPARATOR)) |
                    (no_child & rejects) | ((letter == GD_SEPARATOR) & (accepts | no_child)) |
                    (not_last & (next_letter <= letter));
         }
@@ -214,6 +232,8 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
                 return FORMAT_ERROR(ARC_OFFSET(i),
                                     "arc %u: child index %u is out of range (must be above %u and below %u)", i, child,
                                     i, arc_count);
+            if (is_dawg && letter == GD_SEPARATOR)
+                return FORMAT_ERROR(ARC_OFFSET(i), "arc %u: a separator, which only a GADDAG has (a .dawg has none)", i);
             if (child == 0 && !gd_arc_accepts(arc))
                 return FORMAT_ERROR(ARC_OFFSET(i), "arc %u leads nowhere (no child and not accepting)", i);
             if (letter == GD_SEPARATOR && (gd_arc_accepts(arc) || child == 0))
@@ -289,6 +309,9 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
         if (deepest > max_word_length + 1u)
             return FORMAT_ERROR(arcs_offset, "the arcs spell strings of %u symbols, more than a %u-letter word needs",
                                 (unsigned)deepest, max_word_length);
+        if (is_dawg && strings != words)
+            return FORMAT_ERROR(arcs_offset, "the arcs accept %llu strings, but a DAWG accepts exactly its %u words",
+                                (unsigned long long)strings, words);
         if (strings > most_strings || strings == saturated)
             return FORMAT_ERROR(arcs_offset, "the arcs spell %s%llu strings, more than %u words of up to %u letters have",
                                 strings == saturated ? "over " : "", (unsigned long long)strings, word_count,
@@ -302,7 +325,7 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
     lex->arc_count = arc_count;
     lex->state_count = state_count;
     lex->word_count = word_count;
-    lex->flags = gd_get_u32(data + 12); /* none defined: gd_check_file_prefix refused any other */
+    lex->flags = gd_get_u32(data + 12) | (is_dawg ? GD_LEXICON_DAWG : 0); /* the file's: none defined */
     lex->alphabet_size = alphabet_size;
     lex->max_word_length = max_word_length;
     lex->header_size = header_size;
@@ -636,8 +659,14 @@ int gd_check_prefix(const uint8_t *head, size_t head_size, uint64_t size, const 
     if (size < GD_MAGIC_SIZE && (size == 0 || memcmp(head, kind->magic, (size_t)size) == 0))
         return FORMAT_ERROR(size, "truncated: %llu bytes, shorter than the %u-byte header", (unsigned long long)size,
                             kind->fixed_size);
-    if (size < GD_MAGIC_SIZE || memcmp(head, kind->magic, GD_MAGIC_SIZE) != 0)
+    if (size < GD_MAGIC_SIZE || memcmp(head, kind->magic, GD_MAGIC_SIZE) != 0) {
+        /* the lexicon kinds share a layout: name the one given in place of the other */
+        const gd_file_kind *other = kind == &gd_gaddag_file ? &gd_dawg_file : kind == &gd_dawg_file ? &gd_gaddag_file : NULL;
+        if (other && size >= GD_MAGIC_SIZE && memcmp(head, other->magic, GD_MAGIC_SIZE) == 0)
+            return FORMAT_ERROR(0, "this is a %s file, not a %s file (the %s engine reads %s files)", other->name,
+                                kind->name, kind == &gd_dawg_file ? "DAWG" : "GADDAG", kind->name);
         return FORMAT_ERROR(0, "not a %s file (bad magic bytes)", kind->name);
+    }
     if (size < kind->fixed_size)
         return FORMAT_ERROR(size, "truncated: %llu bytes, shorter than the %u-byte header", (unsigned long long)size,
                             kind->fixed_size);

@@ -1,6 +1,7 @@
-/* gaddag_build.c — build a minimized GADDAG and serialize it (docs/gaddag-format.md).
+/* gaddag_build.c — build a minimized GADDAG (or DAWG) and serialize it (docs/gaddag-format.md,
+ * docs/dawg.md).
  *
- * 1. expand every word into its GADDAG strings, as fixed-width keys;
+ * 1. expand every word into its GADDAG strings (a DAWG: the word itself), as fixed-width keys;
  * 2. sort them (MSD radix sort) and drop duplicates;
  * 3. build the minimal automaton incrementally from the sorted strings (Daciuk et al.,
  *    2000): the path of the previous string is frozen bottom-up, each node either found in a
@@ -347,9 +348,12 @@ done:
 
 /* ---- the whole build ------------------------------------------------------------------------ */
 
-int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, const uint8_t *alphabet,
-             size_t alphabet_size_bytes, const uint8_t *name, size_t name_size, uint8_t **out, size_t *out_size,
-             gd_build_stats *stats, gd_build_progress *progress, gd_error *err)
+/* Build either lexicon kind: a GADDAG from every word's GADDAG strings, or (`dawg`) the DAWG
+ * of the words themselves (dawg.md); the rest of the pipeline is the same. */
+static int build_automaton(int dawg, const uint8_t *words, size_t words_size, uint32_t alphabet_size,
+                           const uint8_t *alphabet, size_t alphabet_size_bytes, const uint8_t *name, size_t name_size,
+                           uint8_t **out, size_t *out_size, gd_build_stats *stats, gd_build_progress *progress,
+                           gd_error *err)
 {
     if (!out || !out_size || (!words && words_size) || (!alphabet && alphabet_size_bytes) || (!name && name_size))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
@@ -384,7 +388,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
             return gd_set_error(err, GD_ERR_ARGUMENT, 0, "word %zu has %zu letters (at most %d)", word_number + 1, length,
                                GD_MAX_WORD);
         if (length) {
-            key_count += length;
+            key_count += dawg ? 1 : length;
             if (length > longest) longest = length;
             word_number++;
         }
@@ -408,7 +412,11 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
         while (j < words_size && words[j] != 0) j++;
         const uint8_t *w = words + i;
         size_t n = j - i;
-        for (size_t split = 1; split <= n; split++, key += stride) {
+        if (dawg && n) {
+            for (size_t k = 0; k < n; k++) key[k] = (uint8_t)(w[k] + 1);
+            key += stride;
+        }
+        for (size_t split = 1; split <= n && !dawg; split++, key += stride) {
             size_t p = 0;
             for (size_t k = split; k-- > 0;) key[p++] = (uint8_t)(w[k] + 1);
             if (split < n) {
@@ -476,7 +484,8 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     report(progress, 4, 0, a.nodes);
     int laid = lay_out(&a, root, &lay, progress);
     if (laid < 0) {
-        rc = gd_set_error(err, GD_ERR_ARGUMENT, 0, "the GADDAG needs more than %u arcs", GD_MAX_ARCS);
+        rc = gd_set_error(err, GD_ERR_ARGUMENT, 0, "the %s needs more than %u arcs", dawg ? "DAWG" : "GADDAG",
+                          GD_MAX_ARCS);
         goto cleanup;
     }
     if (laid == 0) goto fail;
@@ -491,7 +500,7 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, co
     size_t size = header_size + 4 * (size_t)lay.arc_count + 4;
     file = calloc(size, 1);
     if (!file) goto fail;
-    memcpy(file, GD_MAGIC, GD_MAGIC_SIZE);
+    memcpy(file, dawg ? GD_DAWG_MAGIC : GD_MAGIC, GD_MAGIC_SIZE);
     gd_put_u16(file + 8, GD_FORMAT_VERSION);
     gd_put_u16(file + 10, (uint32_t)header_size);
     gd_put_u32(file + 12, 0);
@@ -549,4 +558,20 @@ cleanup:
     free(lay.hosts);
     automaton_free(&a);
     return rc;
+}
+
+int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, const uint8_t *alphabet,
+             size_t alphabet_size_bytes, const uint8_t *name, size_t name_size, uint8_t **out, size_t *out_size,
+             gd_build_stats *stats, gd_build_progress *progress, gd_error *err)
+{
+    return build_automaton(0, words, words_size, alphabet_size, alphabet, alphabet_size_bytes, name, name_size, out,
+                           out_size, stats, progress, err);
+}
+
+int gd_dawg_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, const uint8_t *alphabet,
+                  size_t alphabet_size_bytes, const uint8_t *name, size_t name_size, uint8_t **out, size_t *out_size,
+                  gd_build_stats *stats, gd_build_progress *progress, gd_error *err)
+{
+    return build_automaton(1, words, words_size, alphabet_size, alphabet, alphabet_size_bytes, name, name_size, out,
+                           out_size, stats, progress, err);
 }

@@ -31,7 +31,15 @@ int gd_check_prefix(const uint8_t *head, size_t head_size, uint64_t size, const 
                     uint32_t *header_size, gd_error *err);
 
 #define GD_MAGIC "\x89GADDAG\n"
+#define GD_DAWG_MAGIC "\x89" "DAWG\r\n\n" /* split: D and A would extend the hex escape */
 #define GD_MAGIC_SIZE 8
+
+/* The two lexicon file kinds: one layout (gaddag-format.md), two automata (dawg.md). */
+extern const gd_file_kind gd_gaddag_file;
+extern const gd_file_kind gd_dawg_file;
+/* gd_lexicon_open for either kind: the DAWG's arcs hold no separator and accept only words. */
+int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *scratch, const gd_file_kind *kind,
+                      gd_error *err);
 
 #define GD_ARC_LETTER_MASK 63u
 #define GD_ARC_LAST 64u

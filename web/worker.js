@@ -208,6 +208,8 @@ async function handle(message) {
       leaves: message.leaves || null,
       exchanges: Boolean(message.exchanges),
       bag: message.bag ?? null,
+      engine: message.engine || "gaddag",
+      direction: message.direction || "both",
       format: "records",
     });
     answer.result.worker_ms = performance.now() - started;
@@ -244,6 +246,10 @@ async function handle(message) {
   if (type === "export_gcg") {
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
     return python("export_gcg", message);
+  }
+  if (type === "judge") {
+    await loadLexicon(message.lexicon, message.rules);
+    return python("judge", message);
   }
   if (type === "parse_cgp" || type === "format_cgp" || type === "unseen") {
     return python(type, message);

@@ -11,6 +11,7 @@ from .board import Board, PositionError, PositionWarning, position_warnings, squ
 from .formats.cgp import CgpError, Position, format_cgp, parse_cgp
 from .formats.leaves import Leaves, LeavesError
 from .game.play import Game, GameError, TurnRecord
+from .game.verdict import Verdict, judge, judge_tiles
 from .lexicon import BuildReport, Lexicon, LexiconBuildError, LexiconFormatError, LexiconStats, build_gaddag
 from .move import Move
 from .rack import Rack, RackError
@@ -44,8 +45,11 @@ __all__ = [
     "Solver",
     "TurnRecord",
     "Unseen",
+    "Verdict",
     "build_gaddag",
     "format_cgp",
+    "judge",
+    "judge_tiles",
     "parse_cgp",
     "position_warnings",
     "solve",

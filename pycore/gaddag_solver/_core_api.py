@@ -66,14 +66,16 @@ def _aligned_buffer(data: bytes | bytearray | memoryview) -> Any:
 
 _HEADER_CHECKS = {
     "gaddag": ("gd_lexicon_check_header", lib.GD_HEADER_FIXED_SIZE),
+    "dawg": ("gd_dawg_check_header", lib.GD_HEADER_FIXED_SIZE),
     "leaves": ("gd_leaves_check_header", lib.GD_LEAVES_FIXED_SIZE),
 }
 
 
 def read_checked(path: str | os.PathLike[str], kind: str) -> bytes:
-    """The bytes of a .gaddag (`kind` "gaddag") or .leaves ("leaves") file, read whole only after
-    its fixed header has passed the core's checks against the file's real size: a file that is
-    not ours, or whose header declares another size, costs a few bytes, not its size in memory.
+    """The bytes of a .gaddag (`kind` "gaddag"), .dawg ("dawg") or .leaves ("leaves") file, read
+    whole only after its fixed header has passed the core's checks against the file's real size:
+    a file that is not ours, or whose header declares another size, costs a few bytes, not its
+    size in memory.
     Raises CoreFormatError (as the loaders do) and OSError."""
     check, fixed = _HEADER_CHECKS[kind]
     with open(path, "rb") as handle:
@@ -86,13 +88,15 @@ def read_checked(path: str | os.PathLike[str], kind: str) -> bytes:
         return handle.read(size)
 
 
-def open_lexicon(data: bytes | bytearray | memoryview) -> OpenedLexicon:
+def open_lexicon(data: bytes | bytearray | memoryview, kind: str = "gaddag") -> OpenedLexicon:
+    """Validate a .gaddag file (`kind` "gaddag") or a .dawg file ("dawg") and open it."""
     buffer = _aligned_buffer(data)
     size = len(data)
     struct = ffi.new("gd_lexicon *")
     err = ffi.new("gd_error *")
     scratch = ffi.new("uint64_t[]", (lib.gd_validate_scratch_size(size) + 7) // 8)  # 8-byte aligned
-    rc = lib.gd_lexicon_open(struct, ffi.cast("uint8_t *", buffer), size, scratch, err)
+    opener = lib.gd_dawg_open if kind == "dawg" else lib.gd_lexicon_open
+    rc = opener(struct, ffi.cast("uint8_t *", buffer), size, scratch, err)
     if rc != lib.GD_OK:
         raise CoreFormatError(_message(err), int(err.offset))
     raw = ffi.buffer(ffi.cast("uint8_t *", buffer), size)
@@ -131,6 +135,8 @@ def ensure_walk_index(lexicon: OpenedLexicon) -> None:
 
 
 def contains(lexicon: OpenedLexicon, codes: bytes) -> bool:
+    if lib.gd_is_dawg(lexicon.struct):
+        return bool(lib.gd_dawg_contains(lexicon.struct, codes, len(codes)))
     return bool(lib.gd_contains(lexicon.struct, codes, len(codes)))
 
 
@@ -183,9 +189,12 @@ def build(
     alphabet_header: bytes,
     name: bytes,
     progress: ProgressCallback | None = None,
+    kind: str = "gaddag",
 ) -> tuple[bytes, dict[str, int]]:
-    """Build a .gaddag file from 0-separated letter codes. Runs the build in a thread (cffi
-    releases the GIL) so `progress` can be called about every 0.2 s."""
+    """Build a .gaddag file (`kind` "gaddag") or a .dawg file ("dawg") from 0-separated letter
+    codes. Runs the build in a thread (cffi releases the GIL) so `progress` can be called about
+    every 0.2 s."""
+    builder = lib.gd_dawg_build if kind == "dawg" else lib.gd_build
     out = ffi.new("uint8_t **")
     out_size = ffi.new("size_t *")
     stats = ffi.new("gd_build_stats *")
@@ -195,7 +204,7 @@ def build(
 
     def run() -> None:
         result.append(
-            lib.gd_build(
+            builder(
                 words,
                 len(words),
                 alphabet_size,
@@ -255,6 +264,11 @@ def build(
 # Records are MOVE_RECORD_SIZE bytes each, laid out as gaddag_solver.move.MOVE_RECORD.
 
 MOVE_RECORD_SIZE = ffi.sizeof("gd_move")
+DIRECTIONS = {
+    "both": lib.GD_DIRECTIONS_BOTH,
+    "across": lib.GD_DIRECTIONS_ACROSS,
+    "down": lib.GD_DIRECTIONS_DOWN,
+}
 WORD_RECORD_SIZE = ffi.sizeof("gd_word")
 MOVES_START = 4096
 WORDS_CAPACITY = 2 * lib.GD_MAX_DIM + 1  # a main word and at most one cross-word per tile placed
@@ -319,17 +333,19 @@ def new_rules(
 class Workspace:
     """Scratch memory for one generator (not shared between threads) and the move buffer."""
 
-    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count")
+    __slots__ = ("memory", "moves", "capacity", "board", "prepared_for", "error", "count", "work")
 
-    def __init__(self) -> None:
-        size = lib.gd_workspace_size()
+    def __init__(self, size: int | None = None, capacity: int = MOVES_START) -> None:
+        """`size`: bytes of scratch (default gd_workspace_size()); `capacity`: moves at first."""
+        size = lib.gd_workspace_size() if size is None else size
         self.memory = ffi.new("uint64_t[]", (size + 7) // 8)  # 8-byte aligned
-        self.capacity = MOVES_START
+        self.capacity = capacity
         self.moves = ffi.new("gd_move[]", self.capacity)
         self.board: bytes | None = None  # the board the workspace was prepared for
         self.prepared_for: tuple[Any, Any] | None = None  # (lexicon struct, rules struct)
         self.error = ffi.new("gd_error *")
         self.count = ffi.new("size_t *")  # gd_generate's out-parameter, made once
+        self.work: Any = None  # the DAWG generator's gd_work (DawgWorkspace)
 
     def grow(self, capacity: int) -> None:
         if capacity > self.capacity:
@@ -410,17 +426,30 @@ def generate_equity(
     rack_counts: bytes,
     valuation: Any,
     top_n: int = 0,
+    directions: str = "both",
 ) -> tuple[int, bytes]:
     """:func:`generate` with equity, exchanges and the pass (gd_generate_equity) for the prepared
     board. ``valuation`` has ``leaves`` (a gd_leaves, or None), ``bag``, ``opponent_rack_value``,
     ``exchanges`` and ``by_equity`` (solver.Valuation). Never prunes, so the count is exact."""
-    return generate(lexicon, rules, workspace, rack_counts, top_n, equity_options(valuation))
+    return generate(lexicon, rules, workspace, rack_counts, top_n, equity_options(valuation, directions))
 
 
-def equity_options(valuation: Any) -> Any:
-    """A gd_equity_options for ``valuation`` (solver.Valuation: ``leaves``, a gd_leaves or None,
-    ``bag``, ``opponent_rack_value``, ``exchanges``, ``by_equity``), never pruning."""
+def direction_options(directions: str) -> Any:
+    """Options for plays valued by score alone (as no options give: no table, and a bag, so the
+    tiles kept are worth 0) in ``directions`` ("both", "across" or "down")."""
+    if directions not in DIRECTIONS:
+        raise CoreError(f"unknown direction {directions!r}; known: {', '.join(DIRECTIONS)}")
     options = ffi.new("gd_equity_options *")
+    options.bag_count = 1
+    options.directions = DIRECTIONS[directions]
+    return options
+
+
+def equity_options(valuation: Any, directions: str = "both") -> Any:
+    """A gd_equity_options for ``valuation`` (solver.Valuation: ``leaves``, a gd_leaves or None,
+    ``bag``, ``opponent_rack_value``, ``exchanges``, ``by_equity``), never pruning, for plays in
+    ``directions``."""
+    options = direction_options(directions)
     options.leaves = ffi.NULL if valuation.leaves is None else ffi.cast("gd_leaves *", valuation.leaves)
     options.bag_count = valuation.bag
     options.opponent_rack_value = valuation.opponent_rack_value
@@ -513,6 +542,54 @@ def move_words(rules: Any, board: bytes, record: bytes) -> list[tuple[int, int, 
         (out[i].row, out[i].col, out[i].direction, out[i].length, out[i].score)
         for i in range(min(int(count[0]), WORDS_CAPACITY))
     ]
+
+
+# ---- the DAWG generator (Appel & Jacobson) ---------------------------------------------------------
+
+
+class DawgWorkspace(Workspace):
+    """Scratch memory for the DAWG generator (not shared between threads), its move buffer, and
+    the work its last generation did."""
+
+    def __init__(self) -> None:
+        super().__init__(lib.gd_dawg_workspace_size(), 256)  # the buffer grows to the plays
+        self.work = ffi.new("gd_work *")
+
+
+def dawg_prepare(dawg: OpenedLexicon, rules: Any, workspace: DawgWorkspace, board: bytes) -> None:
+    """The DAWG's cross-sets and anchors of `board` (skipped when already prepared)."""
+    key = (dawg.struct, rules)
+    if workspace.board == board and workspace.prepared_for == key:
+        return
+    ensure_walk_index(dawg)
+    workspace.board = None
+    if lib.gd_dawg_prepare(dawg.struct, rules, board, workspace.memory, workspace.error) != lib.GD_OK:
+        raise CoreError(_message(workspace.error))
+    workspace.board = bytes(board)
+    workspace.prepared_for = key
+
+
+def dawg_generate(
+    dawg: OpenedLexicon, rules: Any, workspace: DawgWorkspace, rack_counts: bytes, directions: str = "both"
+) -> tuple[int, bytes, tuple[int, int]]:
+    """``(count, records, (arcs, dead ends))``: every play of the prepared board in ``directions``
+    ("both", "across" or "down") as gd_move records, unsorted, and the work it took."""
+    if workspace.board is None or workspace.prepared_for != (dawg.struct, rules):
+        raise CoreError("the workspace holds no board prepared for this DAWG and ruleset")
+    if directions not in DIRECTIONS:
+        raise CoreError(f"unknown direction {directions!r}; known: {', '.join(DIRECTIONS)}")
+    while True:
+        rc = lib.gd_dawg_generate(
+            dawg.struct, rules, workspace.board, workspace.memory, rack_counts, DIRECTIONS[directions],
+            workspace.moves, workspace.capacity, workspace.count, workspace.work, workspace.error,
+        )  # fmt: skip
+        if rc != lib.GD_OK:
+            raise CoreError(_message(workspace.error))
+        found = int(workspace.count[0])
+        if found <= workspace.capacity:
+            work = (int(workspace.work.arcs), int(workspace.work.dead_ends))
+            return found, ffi.buffer(workspace.moves, found * MOVE_RECORD_SIZE)[:], work
+        workspace.grow(found)
 
 
 # ---- leave tables ------------------------------------------------------------------------------

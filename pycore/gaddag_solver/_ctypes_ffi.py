@@ -38,6 +38,10 @@ GD_MAX_RACK_VALUE = 500000
 GD_ON_BOARD_FLAG = 64
 GD_ACROSS = 0
 GD_DOWN = 1
+GD_LEXICON_DAWG = 0x80000000
+GD_DIRECTIONS_BOTH = 0
+GD_DIRECTIONS_ACROSS = 1
+GD_DIRECTIONS_DOWN = 2
 
 
 class gd_error(C.Structure):
@@ -64,6 +68,10 @@ class gd_lexicon(C.Structure):
         ("walk", C.c_void_p),
         ("walk_high", C.c_void_p),
     ]
+
+
+class gd_work(C.Structure):
+    _fields_ = [("arcs", C.c_uint64), ("dead_ends", C.c_uint64)]
 
 
 class gd_build_stats(C.Structure):
@@ -163,6 +171,8 @@ class gd_equity_options(C.Structure):
         ("pass", C.c_uint32),
         ("by_equity", C.c_uint32),
         ("prune", C.c_uint32),
+        ("directions", C.c_uint32),
+        ("work", C.c_void_p),
     ]
 
 
@@ -295,6 +305,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_sim_options,
         gd_sim_candidate,
         gd_endgame_result,
+        gd_work,
     )
 }
 SCALARS: dict[str, Any] = {
@@ -478,6 +489,14 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_size", C.c_size_t, [C.c_uint32]),
     ("gd_endgame_start", C.c_int, [P, C.c_size_t, P, P, P, P, C.c_size_t, P]),
     ("gd_endgame_search", C.c_int, [P, C.c_uint32, C.c_uint64, P, P]),
+    ("gd_dawg_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
+    ("gd_dawg_open", C.c_int, [P, P, C.c_size_t, P, P]),
+    ("gd_is_dawg", C.c_int, [P]),
+    ("gd_dawg_build", C.c_int, [P, C.c_size_t, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P, P, P]),
+    ("gd_dawg_contains", C.c_int, [P, P, C.c_size_t]),
+    ("gd_dawg_workspace_size", C.c_size_t, []),
+    ("gd_dawg_prepare", C.c_int, [P, P, P, P, P]),
+    ("gd_dawg_generate", C.c_int, [P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P, P]),
 ]
 
 

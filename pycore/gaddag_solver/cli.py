@@ -18,13 +18,14 @@ from typing import Any
 from ._core_api import CoreError
 from .alphabet import AlphabetError
 from .board import Board, PositionError, position_warnings, written
+from .dawg import DawgMismatchError
 from .formats.cgp import parse_cgp
 from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_lexicon_file
 from .lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
 from .move import EXCHANGE, PASS, Move
 from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
-from .solver import LexiconMismatchError, get_solver
+from .solver import DIRECTIONS, ENGINES, EngineError, LexiconMismatchError, get_solver
 from .unseen import Unseen, unseen
 from .wordlist import LINE_BREAK_BYTES
 
@@ -60,13 +61,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fail on words with letters outside the alphabet instead of skipping them",
     )
+    parser.add_argument(
+        "--dawg",
+        action="store_true",
+        help="also write the DAWG of the same words beside the output, as NAME.dawg (for --engine dawg)",
+    )
     return parser
 
 
 def build_lexicon_main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        build_lexicon_file(args.input, args.output, rules=args.rules, name=args.name, strict=args.strict)
+        build_lexicon_file(
+            args.input, args.output, rules=args.rules, name=args.name, strict=args.strict, dawg=args.dawg
+        )
     except (LexiconBuildError, RulesError) as exc:
         return _error(str(exc))
     except OSError as exc:
@@ -145,6 +153,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         argv += ["--name", args.name]
     if args.strict:
         argv.append("--strict")
+    if args.dawg:
+        argv.append("--dawg")
     return build_lexicon_main(argv)
 
 
@@ -305,6 +315,8 @@ TSV_VALUED_COLUMNS = (
 # what makes one position unusable; in batch mode such a line gets an error object
 POSITION_ERRORS = (
     PositionError,
+    EngineError,
+    DawgMismatchError,
     LexiconNotFoundError,
     LexiconFormatError,
     LexiconMismatchError,
@@ -413,8 +425,9 @@ def _solve_position(
 ) -> tuple[dict[str, Any], Iterable[Move]]:
     for message in position_warnings(board, rack, rules):
         print(f"warning: {where}{message}", file=sys.stderr)
-    solver = get_solver(lexicon, rules)
+    solver = get_solver(lexicon, rules, args.engine)
     options: dict[str, Any] = {
+        "direction": args.direction,
         "warn": False,
         "leaves": args.leave_table,
         "equity": True if args.equity else None,
@@ -423,7 +436,7 @@ def _solve_position(
         "opponent_rack": opponent_rack,
     }
     moves: Iterable[Move]
-    if args.top_n is None:  # every move: streamed, never all held (see Solver.stream)
+    if args.top_n is None and args.engine == "gaddag":  # every move: streamed, never all held
         moves = solver.stream(board, rack, ranked=not args.unsorted, **options)
         count = moves.count
         if moves.warning:
@@ -768,6 +781,21 @@ def _add_solve_parser(sub: Any) -> None:
     p.add_argument(
         "--words", action="store_true", help="also list the words each play forms, with their scores"
     )
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="gaddag",
+        help="the move generator: gaddag (Gordon's, the default) or dawg (Appel & Jacobson's over the "
+        "DAWG of the same words: NAME.dawg beside the lexicon, else built in memory); the same plays and "
+        "scores; dawg values plays by score only (docs/dawg.md)",
+    )
+    p.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        default="both",
+        help="only the plays across or down (generated so, not filtered); a single tile forming words "
+        "both ways is an across play (default both)",
+    )
     value = p.add_argument_group(
         "equity",
         "Equity = score + leave value. While the bag holds tiles, the leave value is what the tiles "
@@ -813,6 +841,79 @@ def _add_solve_parser(sub: Any) -> None:
         'size, vowels, consonants and blanks (below the table; "unseen" in json and jsonl)',
     )
     p.set_defaults(run=cmd_solve)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Is a play legal on a position, and what does it score, word by word and tile by tile?"""
+    from .game.verdict import judge
+
+    rules = Rules.load(args.rules or "english")
+    lexicons = _Lexicons(rules, args.lexicon)
+    if args.cgp is not None:
+        position = parse_cgp(args.cgp, rules)
+        board, rack = position.board, position.rack
+        if args.rack is not None:
+            rack = Rack(args.rack, rules)
+        lexicon = lexicons.get(position.lexicon)
+    else:
+        lines = [
+            "".join(line.split())
+            for line in _text_lines(args.board)
+            if isinstance(line, str) and line.strip()
+        ]
+        rack_text = args.rack if args.rack is not None or len(lines) <= rules.rows else lines[rules.rows]
+        board = Board.from_rows(lines[: rules.rows], rules)
+        rack = Rack(rack_text, rules) if rack_text is not None else None
+        lexicon = lexicons.get()
+    verdict = judge(board, " ".join(args.play), lexicon, rack if rack is None or str(rack) else None)
+    if args.json:
+        _write_json(verdict.to_dict(), 2)
+        print()
+        return 0 if verdict.legal else EXIT_FAILURE
+    print(f"{verdict.play}: {'legal' if verdict.legal else 'not legal'}")
+    for reason in verdict.reasons:
+        print(f"  - {reason}")
+    for word in verdict.words:
+        letters = " + ".join(
+            f"{x.letter}{x.value}" + (f"×{x.letter_premium}" if x.letter_premium > 1 else "")
+            for x in word.letters
+        )
+        premium = f" ×{word.word_premium}" if word.word_premium > 1 else ""
+        mark = "" if word.in_lexicon else "  (not a word)"
+        print(f"  {word.word:<15} {word.coord:<4} ({letters}){premium} = {word.score}{mark}")
+    for tile in verdict.tiles:
+        premiums = f" ×{tile.letter_premium} letter" if tile.letter_premium > 1 else ""
+        premiums += f" ×{tile.word_premium} word" if tile.word_premium > 1 else ""
+        print(f"  tile {tile.letter} on {tile.square}: {tile.value}{premiums} → {tile.points}")
+    if verdict.move is not None:
+        bingo = f" (bingo bonus {verdict.bingo} included)" if verdict.bingo else ""
+        print(
+            f"  score {verdict.score}{bingo}"
+            + (f", leave {verdict.leave or '-'}" if verdict.leave is not None else "")
+        )
+    return 0 if verdict.legal else EXIT_FAILURE
+
+
+def _add_score_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "score",
+        help="is a play legal, and what does it score (per word, per tile)?",
+        description="Check a play written as players write it (a square and a word: 8D QUIXOTE across, "
+        "D8 QUIXOTE down; letters on the board plain or in parentheses; a blank in lower case) on a "
+        "position: legal or not and exactly why, and its score per word and per tile with the bingo "
+        "bonus. The exit status is 1 for a play that is not legal.",
+        epilog='Example: gaddag-solver score --lexicon sowpods --cgp "15/15/15/15/7Q7/7U7/7E7/3FLOWERs5/'
+        '7N1I5/9Z5/8VEX4/15/15/15/15 AEIRSTU/ 0/0 0" E5 URALITES',
+    )
+    p.add_argument("play", nargs="+", metavar="PLAY", help="the square and the word, e.g. 8D QUIXOTE")
+    p.add_argument("--lexicon", help="lexicon name or .gaddag path (default: the CGP's, else the ruleset's)")
+    p.add_argument("--rules", help="ruleset name or .json path (default english)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--board", metavar="FILE", help="the board as a grid ('.' empty, lower case blanks)")
+    source.add_argument("--cgp", metavar="LINE", help="the position as one CGP line")
+    p.add_argument("--rack", help="the rack (default: the CGP's; without one the tiles are not checked)")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(run=cmd_score)
 
 
 def _count(text: str) -> int:
@@ -1193,8 +1294,10 @@ def main_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", dest="build_rules", default="english")
     p.add_argument("--name")
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--dawg", action="store_true", help="also write NAME.dawg beside the output")
     p.set_defaults(run=cmd_build)
     _add_solve_parser(sub)
+    _add_score_parser(sub)
     p = sub.add_parser(
         "leaves",
         help="leave values; leave tables: import CSV/KLV2, export CSV, info",

@@ -72,32 +72,9 @@ class Lexicon:
         same letters. Raises LexiconFormatError (what is wrong and at which byte) for anything
         invalid, AlphabetError if `rules` has other letters, and OSError if a path cannot be read.
         """
-        if isinstance(rules, str):
-            rules = Rules.load(rules)
-        if isinstance(source, bytes):
-            data, label = source, None
-        elif isinstance(source, (bytearray, memoryview)):
-            # The arcs are used in place after one validation, so a buffer that can still
-            # change (or that is not a flat byte view) is copied first.
-            data, label = bytes(source), None
-        else:
-            path = Path(source)
-            label = str(path)
-            try:
-                data = core.read_checked(path, "gaddag")
-            except core.CoreFormatError as exc:
-                raise LexiconFormatError(exc.message, exc.offset, label) from None
+        opened, label, ruleset = open_lexicon_file(source, rules, "gaddag")
         try:
-            opened = core.open_lexicon(data)
-        except core.CoreFormatError as exc:
-            raise LexiconFormatError(exc.message, exc.offset, label) from None
-        if rules is not None and rules.alphabet.letters != tuple(opened.alphabet):
-            raise AlphabetError(
-                f"{label or 'the lexicon'} is spelled with {''.join(opened.alphabet)!r}, "
-                f"not the {rules.name} letters {''.join(rules.alphabet.letters)!r}"
-            )
-        try:
-            return cls(opened, label, rules)
+            return cls(opened, label, ruleset)
         except AlphabetError as exc:
             # letters the C loader accepts (distinct bytes) but the Python layer cannot use,
             # e.g. "a" next to "A", "?" or a letter that is not NFC
@@ -167,6 +144,39 @@ class Lexicon:
         for part in split_keeping(self.alphabet.normalize(pattern), WILDCARDS):
             pieces.extend([part] if part in WILDCARDS else self.alphabet.split(part))
         return pieces
+
+
+def open_lexicon_file(
+    source: str | os.PathLike[str] | bytes | bytearray | memoryview, rules: Rules | str | None, kind: str
+) -> tuple[core.OpenedLexicon, str | None, Rules | None]:
+    """Read and validate a lexicon file of `kind` ("gaddag" or "dawg", the same layout) from a
+    path or its bytes: ``(opened, the path as text or None, the Rules)``. Raises
+    LexiconFormatError, AlphabetError when `rules` has other letters, OSError."""
+    if isinstance(rules, str):
+        rules = Rules.load(rules)
+    if isinstance(source, bytes):
+        data, label = source, None
+    elif isinstance(source, (bytearray, memoryview)):
+        # The arcs are used in place after one validation, so a buffer that can still
+        # change (or that is not a flat byte view) is copied first.
+        data, label = bytes(source), None
+    else:
+        path = Path(source)
+        label = str(path)
+        try:
+            data = core.read_checked(path, kind)
+        except core.CoreFormatError as exc:
+            raise LexiconFormatError(exc.message, exc.offset, label) from None
+    try:
+        opened = core.open_lexicon(data, kind)
+    except core.CoreFormatError as exc:
+        raise LexiconFormatError(exc.message, exc.offset, label) from None
+    if rules is not None and rules.alphabet.letters != tuple(opened.alphabet):
+        raise AlphabetError(
+            f"{label or 'the lexicon'} is spelled with {''.join(opened.alphabet)!r}, "
+            f"not the {rules.name} letters {''.join(rules.alphabet.letters)!r}"
+        )
+    return opened, label, rules
 
 
 def _bad_letter_offset(opened: core.OpenedLexicon) -> int:
@@ -249,8 +259,10 @@ def build_gaddag(
     source: str = "<words>",
     unit: str = "line",
     log: Log | None = None,
+    kind: str = "gaddag",
 ) -> tuple[bytes, BuildReport]:
-    """Build .gaddag bytes from words (any case, any order, duplicates allowed)."""
+    """Build .gaddag bytes from words (any case, any order, duplicates allowed); with `kind`
+    "dawg", the .dawg file of the same words (docs/dawg.md)."""
     started = time.perf_counter()
     entries = list(words)
     kept, report = filter_words(entries, alphabet, max_length, unit)
@@ -268,7 +280,7 @@ def build_gaddag(
     build_started = time.perf_counter()
     try:
         data, stats = core.build(
-            codes, len(alphabet), alphabet.header_bytes(), name_bytes, _progress_printer(log)
+            codes, len(alphabet), alphabet.header_bytes(), name_bytes, _progress_printer(log), kind
         )
     except core.CoreBuildError as exc:
         raise LexiconBuildError(f"{source}: {exc}") from None
@@ -332,8 +344,11 @@ def build_lexicon_file(
     name: str | None = None,
     strict: bool = False,
     log: Log | None = _stderr,
+    dawg: bool = False,
 ) -> BuildReport:
     """Read a word list, build its GADDAG for a ruleset's alphabet and board, and write it.
+    With `dawg`, also build the DAWG of the same words and write it beside, with the suffix
+    .dawg (docs/dawg.md).
 
     The file is written to a temporary name and renamed, so a failed build never leaves a
     half-written lexicon behind.
@@ -348,26 +363,42 @@ def build_lexicon_file(
     except WordListError as exc:
         raise LexiconBuildError(str(exc)) from None
     lexicon_name = name if name is not None else output_path.name.removesuffix(".gaddag")
-    data, report = build_gaddag(
-        entries,
-        ruleset.alphabet,
-        name=lexicon_name,
-        max_length=ruleset.longest_line,
-        strict=strict,
-        source=str(input_path),
-        unit=unit,
-        log=log,
-    )
-    partial = output_path.with_name(output_path.name + ".partial")
+    outputs = []
+    for kind, path in [("gaddag", output_path)] + ([("dawg", dawg_path_for(output_path))] if dawg else []):
+        data, built = build_gaddag(
+            entries,
+            ruleset.alphabet,
+            name=lexicon_name,
+            max_length=ruleset.longest_line,
+            strict=strict,
+            source=str(input_path),
+            unit=unit,
+            log=log,
+            kind=kind,
+        )
+        outputs.append((path, data, built))
+    for path, contents, built in outputs:
+        _write_whole(path, contents)
+        if log:
+            for line in built.summary_lines():
+                log(line)
+            log(f"wrote {path}")
+    return outputs[0][2]
+
+
+def dawg_path_for(gaddag_path: str | os.PathLike[str]) -> Path:
+    """Where the DAWG of a .gaddag file lives: beside it, NAME.gaddag -> NAME.dawg."""
+    path = Path(gaddag_path)
+    return path.with_name(path.name.removesuffix(".gaddag") + ".dawg")
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write through a temporary name and rename, so a failure leaves no half-written file."""
+    partial = path.with_name(path.name + ".partial")
     try:
         partial.write_bytes(data)
-        os.replace(partial, output_path)
+        os.replace(partial, path)
     except OSError:
         if partial.is_file():
             partial.unlink()
         raise
-    if log:
-        for line in report.summary_lines():
-            log(line)
-        log(f"wrote {output_path}")
-    return report

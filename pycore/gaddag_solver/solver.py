@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from . import _core_api as core
 from .alphabet import BLANK_FLAG, shown
 from .board import Board, PositionError, PositionWarning, position_warnings, written
+from .dawg import dawg_for
 from .lexicon import Lexicon
 from .move import ACROSS, DOWN, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG, PLAY, Move
 from .rack import BLANK, Rack, leave_tiles
@@ -46,6 +47,20 @@ if TYPE_CHECKING:
 _LETTER_MASK = 0x3F
 _TILE_MASK = _LETTER_MASK | BLANK_FLAG
 TOP_IN_CORE = 4096  # a larger top asks the core for every play
+ENGINES = ("gaddag", "dawg")  # Gordon's generator, and Appel & Jacobson's over a DAWG (docs/dawg.md)
+DIRECTIONS = tuple(core.DIRECTIONS)  # "both", "across", "down": the plays generated
+
+
+class EngineError(ValueError):
+    """An engine or direction that does not exist, or an option the engine does not offer."""
+
+
+def check_engine(engine: object, direction: object = "both") -> None:
+    """Raise EngineError unless `engine` is one of ENGINES and `direction` one of DIRECTIONS."""
+    if engine not in ENGINES:
+        raise EngineError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    if direction not in DIRECTIONS:
+        raise EngineError(f"unknown direction {direction!r}; known: {', '.join(DIRECTIONS)}")
 
 
 Record = tuple[int, int, int, int, int, int, int, int, bytes]
@@ -118,6 +133,7 @@ class _SolverState:
     rules: Rules
     core_rules: Any
     workspace: core.Workspace
+    dawg_workspace: core.DawgWorkspace
     lock: threading.Lock
     word_text: list[str]  # record code (with flags) -> the letter as written in a word
     tile_text: list[tuple[str, bool]]  # ... -> the letter as a placed tile, and whether a blank
@@ -134,7 +150,15 @@ class _SolverState:
                 blank = bool(code & BLANK_FLAG)
                 word_text[code] = letter.lower() if blank else letter
                 tile_text[code] = (letter, blank)
-        return cls(rules, core_rules(rules), core.new_workspace(), threading.Lock(), word_text, tile_text)
+        return cls(
+            rules,
+            core_rules(rules),
+            core.new_workspace(),
+            core.DawgWorkspace(),
+            threading.Lock(),
+            word_text,
+            tile_text,
+        )
 
 
 class Solver:
@@ -142,11 +166,18 @@ class Solver:
 
     A Solver is safe to share between threads (calls are serialized by a lock); for parallel
     solving give each thread its own.
+
+    ``engine``: "gaddag" (Gordon's generator, the default) or "dawg" (Appel & Jacobson's, over
+    the DAWG of the same words: :func:`~gaddag_solver.dawg.dawg_for`). Both give the same plays
+    with the same scores; the DAWG engine values plays by score only (no equity, exchanges or
+    streaming).
     """
 
-    def __init__(self, lexicon: Lexicon, rules: Rules | None = None) -> None:
+    def __init__(self, lexicon: Lexicon, rules: Rules | None = None, engine: str = "gaddag") -> None:
         _check_lexicon_and_rules(lexicon, rules)
+        check_engine(engine)
         self.lexicon = lexicon
+        self.engine = engine
         rules = rules if rules is not None else Rules.load("english")
         check_alphabets(lexicon, rules)
         core.ensure_walk_index(lexicon._core)  # once per lexicon: what generation reads
@@ -158,6 +189,7 @@ class Solver:
         self.rules = state.rules
         self._rules = state.core_rules
         self._workspace = state.workspace
+        self._dawg_workspace = state.dawg_workspace
         self._lock = state.lock
         self._word_text = state.word_text
         self._tile_text = state.tile_text
@@ -230,30 +262,53 @@ class Solver:
         rack: Rack | str,
         top: int | None = None,
         valuation: Valuation | None = None,
+        direction: str = "both",
     ) -> tuple[int, bytes]:
         """``(count, records)``: how many moves the position has, and the core's gd_move records,
         unsorted, without building Move objects (``move.MOVE_RECORD`` unpacks one). With ``top``
         (up to TOP_IN_CORE) the core keeps only the best ``top``; a larger ``top`` gets every move
-        (cut when sorting). ``valuation`` (from :meth:`valuation`) adds equity, exchanges and the
-        pass; without it, plays are valued by score alone."""
+        (cut when sorting; the DAWG engine always gives every play). ``valuation`` (from
+        :meth:`valuation`) adds equity, exchanges and the pass; without it, plays are valued by
+        score alone. ``direction``: "both", "across" or "down" — only those plays are generated."""
         board, rack = self._position(board, rack)
         expect(top, "top", (int, type(None)), "a whole number or None (every move)")
         if top is not None and top < 0:
             raise ValueError(f"top must be at least 0, not {top}")
+        check_engine(self.engine, direction)
         top_n = top if top and top <= TOP_IN_CORE else 0
         with self._lock:
-            if valuation is None:
-                return core.prepare_and_generate(
-                    self.lexicon._core, self._rules, self._workspace, board.codes(), rack.counts(), top_n
-                )
+            if self.engine == "dawg":
+                self._refuse_valuation(valuation)
+                count, records, _work = self._dawg_generate(board, rack, direction)
+                return count, records
             core.prepare(self.lexicon._core, self._rules, self._workspace, board.codes())
+            if valuation is None:
+                options = None if direction == "both" else core.direction_options(direction)
+                return core.generate(
+                    self.lexicon._core, self._rules, self._workspace, rack.counts(), top_n, options
+                )
             return core.generate_equity(
-                self.lexicon._core, self._rules, self._workspace, rack.counts(), valuation, top_n
+                self.lexicon._core, self._rules, self._workspace, rack.counts(), valuation, top_n, direction
             )
+
+    def _refuse_valuation(self, valuation: Valuation | None) -> None:
+        if valuation is not None:
+            raise EngineError(
+                "the dawg engine values plays by score only: equity, leaves and exchanges need "
+                "engine 'gaddag'"
+            )
+
+    def _dawg_generate(self, board: Board, rack: Rack, direction: str) -> tuple[int, bytes, tuple[int, int]]:
+        """Every play by the DAWG engine: ``(count, records, (arcs, dead ends))``. Hold the lock."""
+        dawg = dawg_for(self.lexicon)._core
+        core.dawg_prepare(dawg, self._rules, self._dawg_workspace, board.codes())
+        return core.dawg_generate(dawg, self._rules, self._dawg_workspace, rack.counts(), direction)
 
     def count(self, board: Board | str, rack: Rack | str) -> int:
         """How many plays the position has (none are written out)."""
         board, rack = self._position(board, rack)
+        if self.engine == "dawg":
+            return self.solve_raw(board, rack)[0]
         with self._lock:
             core.prepare(self.lexicon._core, self._rules, self._workspace, board.codes())
             return core.count_plays(self.lexicon._core, self._rules, self._workspace, rack.counts())
@@ -270,6 +325,7 @@ class Solver:
         exchanges: bool = False,
         bag: int | None = None,
         opponent_rack: Rack | str | None = None,
+        direction: str = "both",
     ) -> list[Move]:
         """The moves of a position, best first (see the module doc for the order).
 
@@ -280,7 +336,7 @@ class Solver:
         every distinct exchange (while the bag holds at least the ruleset's exchange_minimum)
         and the pass. ``bag``: tiles in the bag, when the unseen tiles do not tell (see
         :meth:`valuation`); ``opponent_rack``: the opponent's rack when known (it matters with the
-        bag empty).
+        bag empty). ``direction``: "both", "across" or "down" — only those plays are generated.
         """
         return self.solve_counted(
             board,
@@ -293,6 +349,7 @@ class Solver:
             exchanges=exchanges,
             bag=bag,
             opponent_rack=opponent_rack,
+            direction=direction,
         )[1]
 
     def _valued_position(
@@ -336,6 +393,7 @@ class Solver:
         exchanges: bool = False,
         bag: int | None = None,
         opponent_rack: Rack | str | None = None,
+        direction: str = "both",
     ) -> MoveStream:
         """Every move of the position as a :class:`MoveStream`: its ``count`` is known at once,
         and iterating it builds the moves as they are read, in memory that does not grow with
@@ -344,11 +402,16 @@ class Solver:
         in sorted runs on disk that are merged; over SORT_ON_DISK moves the stream is not ranked
         and says why in ``warning``, given as a ResourceWarning with ``warn``); else in the core's
         generation order (cheapest).
-        The other options are :meth:`solve`'s."""
+        The other options are :meth:`solve`'s. The gaddag engine only."""
+        if self.engine != "gaddag":
+            raise EngineError(
+                "streaming needs engine 'gaddag' (the dawg engine gives every play at once: solve)"
+            )
+        check_engine(self.engine, direction)
         board, rack, valuation = self._valued_position(
             board, rack, warn, 2, leaves, equity, exchanges, bag, opponent_rack
         )
-        stream = MoveStream(self, board, rack, valuation, ranked)
+        stream = MoveStream(self, board, rack, valuation, ranked, direction)
         if warn and stream.warning:
             warnings.warn(stream.warning, ResourceWarning, stacklevel=2)
         return stream
@@ -366,13 +429,14 @@ class Solver:
         exchanges: bool = False,
         bag: int | None = None,
         opponent_rack: Rack | str | None = None,
+        direction: str = "both",
     ) -> tuple[int, list[Move]]:
         """``(how many moves there are, the best top of them)``; the options as :meth:`solve`."""
         expect(top, "top", (int, type(None)), "a whole number or None (every move)")
         board, rack, valuation = self._valued_position(
             board, rack, warn, stacklevel, leaves, equity, exchanges, bag, opponent_rack
         )
-        count, records = self.solve_raw(board, rack, top, valuation)
+        count, records = self.solve_raw(board, rack, top, valuation, direction)
         by_equity = valuation is not None and valuation.by_equity
         return count, self.moves_from_records(
             records, board, rack, top, valued=valuation is not None, by_equity=by_equity
@@ -473,6 +537,7 @@ class MoveStream:
         rack: Rack,
         valuation: Valuation | None,
         ranked: bool,
+        direction: str = "both",
     ) -> None:
         self.solver = solver
         self.board = board
@@ -480,7 +545,10 @@ class MoveStream:
         self.valuation = valuation
         self.ranked = ranked
         self.sort_in_memory = SORT_IN_MEMORY
-        self._options = None if valuation is None else core.equity_options(valuation)
+        if valuation is not None:
+            self._options = core.equity_options(valuation, direction)
+        else:
+            self._options = None if direction == "both" else core.direction_options(direction)
         with self._prepared() as workspace:
             self.count = core.count_moves(*self._core_args(workspace), self._options)
         self.warning: str | None = None  # why a ranked stream is not ranked after all
@@ -552,20 +620,23 @@ _solvers: weakref.WeakKeyDictionary[Lexicon, dict[Rules, _SolverState]] = weakre
 _solvers_lock = threading.Lock()
 
 
-def get_solver(lexicon: Lexicon, rules: Rules | None = None) -> Solver:
-    """A Solver for this lexicon and ruleset sharing its workspace (and lock) with every other one
-    made here for them. The cache lives as long as the lexicon and does not keep it alive."""
+def get_solver(lexicon: Lexicon, rules: Rules | None = None, engine: str = "gaddag") -> Solver:
+    """A Solver for this lexicon, ruleset and engine sharing its workspace (and lock) with every
+    other one made here for them. The cache lives as long as the lexicon and does not keep it
+    alive."""
     _check_lexicon_and_rules(lexicon, rules)
+    check_engine(engine)
     rules = rules if rules is not None else Rules.load("english")
     with _solvers_lock:
         per_lexicon = _solvers.setdefault(lexicon, {})
         state = per_lexicon.get(rules)
         if state is None:
-            solver = Solver(lexicon, rules)
+            solver = Solver(lexicon, rules, engine)
             per_lexicon[rules] = solver._state
             return solver
     solver = Solver.__new__(Solver)
     solver.lexicon = lexicon
+    solver.engine = engine
     solver._adopt(state)
     return solver
 
@@ -582,17 +653,20 @@ def solve(
     exchanges: bool = False,
     bag: int | None = None,
     opponent_rack: Rack | str | None = None,
+    engine: str = "gaddag",
+    direction: str = "both",
 ) -> list[Move]:
     """Every play of the position (or the best ``top``), best first.
 
     ``rules`` defaults to the english ruleset (or the board's, when given a Board). Raises
     LexiconMismatchError when the lexicon's alphabet is not the ruleset's, PositionError (or its
     subclass RackError) for a board or rack that cannot be used; warns (PositionWarning) when the
-    board and rack hold more tiles of a letter than the bag has.
+    board and rack hold more tiles of a letter than the bag has. ``engine``: "gaddag" or "dawg"
+    (see :class:`Solver`); ``direction``: "both", "across" or "down".
     """
     if rules is None:
         rules = board.rules if isinstance(board, Board) else Rules.load("english")
-    return get_solver(lexicon, rules).solve(
+    return get_solver(lexicon, rules, engine).solve(
         board,
         rack,
         top,
@@ -601,4 +675,5 @@ def solve(
         exchanges=exchanges,
         bag=bag,
         opponent_rack=opponent_rack,
+        direction=direction,
     )

@@ -76,11 +76,12 @@ from .game.simulate import (
     Simulation,
     SimulationError,
 )
+from .game.verdict import judge, judge_tiles
 from .lexicon import Lexicon, LexiconFormatError
 from .move import MOVE_RECORD
 from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
-from .solver import LexiconMismatchError, Solver
+from .solver import DIRECTIONS, ENGINES, LexiconMismatchError, Solver
 from .unseen import unseen
 from .word_tools import WordToolError, hooks, word_query
 
@@ -209,18 +210,28 @@ def _lexicon(name: object) -> Lexicon:
     return _loaded(_lexicons, name, "lexicon", "lexicon")
 
 
-def _solver(lexicon_name: object, rules_name: object) -> Solver:
+def _solver(lexicon_name: object, rules_name: object, engine: str = "gaddag") -> Solver:
     rules = get_rules(rules_name)
     lexicon = _lexicon(lexicon_name)
-    key = (str(lexicon_name), rules.name)
+    key = (str(lexicon_name), rules.name, engine)
     solver = _solvers.get(key)
     if solver is None:
         try:
-            solver = Solver(lexicon, rules)
+            solver = Solver(lexicon, rules, engine)
         except LexiconMismatchError as exc:
             raise ApiError(str(exc), "lexicon") from None
         _solvers[key] = solver
     return solver
+
+
+def _choice(request: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    """request[key], one of `choices` (the first when absent or null)."""
+    value = request.get(key)
+    if value is None:
+        return choices[0]
+    if value not in choices:
+        raise ApiError(f"{key} must be one of {', '.join(choices)}, not {value!r}", key)
+    return str(value)
 
 
 def _check_name(name: object, what: str) -> str:
@@ -371,7 +382,9 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
     loaded leave table's name, or null: moves are then valued by equity and ranked by it),
     ``exchanges`` (true: also every distinct exchange, while the bag holds at least the
     ruleset's ``exchange_minimum``, and the pass), ``bag`` (tiles in the bag, when the unseen
-    tiles do not tell: :meth:`Solver.valuation`).
+    tiles do not tell: :meth:`Solver.valuation`), ``engine`` (``"gaddag"``, the default, or
+    ``"dawg"``: Appel & Jacobson's generator, plays by score only), ``direction`` (``"both"``,
+    the default, ``"across"`` or ``"down"``).
 
     Returns ``count`` (every move), ``ms`` (``parse``, ``generate``, ``total``), ``rack`` (the
     rack's tiles), ``warnings`` (an unusual position: floating tiles, which are solved all the
@@ -389,9 +402,15 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
         kind = request.get("format", "moves")
         if kind not in ("moves", "records"):
             raise ApiError(f"format must be 'moves' or 'records', not {kind!r}", "request")
-        solver = _solver(request.get("lexicon"), request.get("rules"))
+        engine = _choice(request, "engine", ENGINES)
+        direction = _choice(request, "direction", DIRECTIONS)
+        solver = _solver(request.get("lexicon"), request.get("rules"), engine)
         rules = solver.rules
         table = _leave_table(request.get("leaves"), rules)
+        if engine == "dawg" and (table is not None or exchanges_asked(request)):
+            raise ApiError(
+                "the dawg engine values plays by score only: choose no leave table, no exchanges", "engine"
+            )
         exchanges = _flag(request, "exchanges")
         bag = _whole(request, "bag")
         board = _board(request.get("board"), rules)
@@ -411,13 +430,13 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
             "exchange_minimum": rules.exchange_minimum,
         }
         if kind == "records":
-            count, records = solver.solve_raw(board, rack, None, valuation)
+            count, records = solver.solve_raw(board, rack, None, valuation, direction)
             generated = time.perf_counter()
             out.update(count=count, records=records, record_size=RECORD_SIZE)
         else:
             top = _whole(request, "top")
             count, moves = solver.solve_counted(
-                board, rack, top, warn=False, leaves=table, exchanges=exchanges, bag=bag
+                board, rack, top, warn=False, leaves=table, exchanges=exchanges, bag=bag, direction=direction
             )
             generated = time.perf_counter()
             out.update(count=count, moves=[move_dict(move) for move in moves])
@@ -428,6 +447,45 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
             "total": (finished - started) * 1e3,
         }
         return out
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def exchanges_asked(request: dict[str, Any]) -> bool:
+    return request.get("exchanges") is True
+
+
+def judge_play(request: dict[str, Any]) -> dict[str, Any]:
+    """Whether a play is legal on a position, why not, and its score per word and per tile.
+
+    request: ``lexicon``, ``rules``, ``board`` (rows, as for :func:`solve`: the board before the
+    play), ``rack`` (text; empty: the tiles are not checked), and either ``play`` (a square and a
+    word, ``"8D QUIXOTE"``) or ``tiles`` (``[[row, col, letter, blank], ...]``, rows and columns
+    from 0). Returns :meth:`Verdict.to_dict`."""
+    try:
+        rules = get_rules(request.get("rules"))
+        lexicon = _lexicon(request.get("lexicon"))
+        board = _board(request.get("board"), rules)
+        rack_text = request.get("rack") or ""
+        rack = _rack(rack_text, rules) if isinstance(rack_text, str) and rack_text.strip() else None
+        if "play" in request:
+            if not isinstance(request["play"], str):
+                raise ApiError("play must be text: a square and a word, e.g. 8D QUIXOTE", "play")
+            return judge(board, request["play"], lexicon, rack).to_dict()
+        tiles = request.get("tiles")
+        if not isinstance(tiles, list) or not all(
+            isinstance(t, list) and len(t) == 4 and type(t[0]) is int and type(t[1]) is int
+            and isinstance(t[2], str) and isinstance(t[3], bool) for t in tiles
+        ):  # fmt: skip
+            raise ApiError("tiles must be a list of [row, col, letter, blank]", "tiles")
+        try:
+            placed = [
+                (r, c, rules.alphabet.letters[rules.alphabet.code(letter) - 1], blank)
+                for r, c, letter, blank in tiles
+            ]
+        except AlphabetError as exc:
+            raise ApiError(str(exc), "tiles") from None
+        return judge_tiles(board, placed, lexicon, rack).to_dict()
     except ApiError as exc:
         return _error(exc.message, exc.field)
 
@@ -966,13 +1024,14 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "export_gcg": export_gcg,
     "check_board": check_board,
     "word_tools": word_tools,
+    "judge": judge_play,
 }
 
 
 def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
     ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
-    ``check_board``, ``word_tools``), the
+    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``), the
     request as JSON, and for the loads (and a ``review_gcg`` of a file) the file's bytes.
     Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
     try:

@@ -16,6 +16,9 @@
  *
  * Every lexicon that opens also gets its walk index built and move generation run on random
  * boards and racks (generate_on).
+ * 5. builds the DAWG of the list (gd_dawg_build): its words, Appel & Jacobson's generator move for
+ *    move against the GADDAG generator on random boards, both directions apart, each generator
+ *    refusing the other's lexicon, and damaged DAWG copies opened and generated on.
  *
  * Exit status 0 and "OK ..." on stdout when everything passed; any check that fails prints
  * "FAIL: ..." and exits 1; a sanitizer report aborts.
@@ -1110,6 +1113,164 @@ static void test_leaves(void)
     CHECK(leaves_opened >= 1, "the pristine leave table never reopened");
 }
 
+/* ---- 5. the DAWG: its words, Appel & Jacobson's generator against the GADDAG's, damaged copies --- */
+
+static unsigned long dawg_opened, dawg_positions;
+
+static int move_order(const void *a, const void *b) { return memcmp(a, b, sizeof(gd_move)); }
+
+/* Rules, a random board through the middle (some blank tiles) and a random rack for 9x9 play. */
+static void random_position(gd_rules *rules, unsigned alphabet_size, uint8_t *board, uint8_t *rack, int round)
+{
+    memset(rules, 0, sizeof *rules);
+    rules->rows = rules->cols = 9;
+    rules->rack_size = 7;
+    rules->bingo_bonus = 50;
+    rules->start_row = rules->start_col = 4;
+    for (unsigned c = 0; c <= alphabet_size; c++) rules->values[c] = (int32_t)(c % 11);
+    for (unsigned sq = 0; sq < 81; sq++) {
+        rules->letter_multiplier[sq] = (uint8_t)(1 + sq % 3 * (sq % 7 == 0));
+        rules->word_multiplier[sq] = (uint8_t)(1 + (sq % 10 == 0));
+    }
+    memset(board, 0, 81);
+    for (int k = 0; round && k < 9; k++) {
+        if (below(3)) board[4 * 9 + k] = (uint8_t)((1 + below(alphabet_size)) | (below(5) ? 0 : GD_BLANK_FLAG));
+        if (round > 1 && below(2)) board[k * 9 + 4] = (uint8_t)(1 + below(alphabet_size));
+    }
+    memset(rack, 0, 64);
+    for (unsigned k = 1 + below(7); k > 0; k--) rack[below(4) == 0 ? 0 : 1 + below(alphabet_size)]++;
+}
+
+/* Generate on random boards with the DAWG (its walk index exactly its size, so a read past it is
+ * reported); with `gaddag`, the plays must be the GADDAG generator's, move for move. */
+static void dawg_generate_on(const gd_lexicon *opened, const gd_lexicon *gaddag, int rounds)
+{
+    gd_lexicon dawg = *opened;
+    gd_error err;
+    size_t index_size = gd_walk_index_size(&dawg);
+    uint64_t *index = malloc(index_size);
+    CHECK(gd_build_walk_index(&dawg, index, index_size, &err) == GD_OK, "DAWG walk index: %s", err.message);
+    void *workspace = malloc(gd_dawg_workspace_size());
+    void *gaddag_workspace = malloc(gd_workspace_size());
+    static gd_move moves[8192], expected[8192];
+    static gd_rules rules;
+    uint8_t board[81], rack[64];
+    for (int round = 0; round < rounds; round++) {
+        random_position(&rules, dawg.alphabet_size, board, rack, round % 3);
+        CHECK(gd_dawg_prepare(&dawg, &rules, board, workspace, &err) == GD_OK, "DAWG prepare: %s", err.message);
+        size_t all = 0, across = 0, down = 0, counted = 0;
+        gd_work work;
+        CHECK(gd_dawg_generate(&dawg, &rules, board, workspace, rack, GD_DIRECTIONS_BOTH, moves, 8192, &all, &work,
+                               &err) == GD_OK, "%s", err.message);
+        CHECK(gd_dawg_generate(&dawg, &rules, board, workspace, rack, GD_DIRECTIONS_ACROSS, NULL, 0, &across, NULL,
+                               &err) == GD_OK, "%s", err.message);
+        CHECK(gd_dawg_generate(&dawg, &rules, board, workspace, rack, GD_DIRECTIONS_DOWN, NULL, 0, &down, NULL,
+                               &err) == GD_OK, "%s", err.message);
+        CHECK(across + down == all, "across %zu + down %zu != %zu", across, down, all);
+        CHECK(work.dead_ends <= work.arcs, "work: %llu arcs, %llu dead ends, %zu plays",
+              (unsigned long long)work.arcs, (unsigned long long)work.dead_ends, all);
+        if (!gaddag || all > 8192) continue;
+        CHECK(gd_prepare(gaddag, &rules, board, gaddag_workspace, &err) == GD_OK, "%s", err.message);
+        CHECK(gd_generate(gaddag, &rules, board, gaddag_workspace, rack, 0, expected, 8192, &counted, &err) == GD_OK,
+              "%s", err.message);
+        CHECK(counted == all, "the DAWG generator found %zu plays, the GADDAG's %zu", all, counted);
+        if (counted != all) continue;
+        qsort(moves, all, sizeof *moves, move_order);
+        qsort(expected, all, sizeof *expected, move_order);
+        CHECK(memcmp(moves, expected, all * sizeof *moves) == 0, "the DAWG and GADDAG plays differ");
+        dawg_positions++;
+        /* each generator refuses the other's lexicon, and nonsense directions */
+        CHECK(gd_prepare(&dawg, &rules, board, gaddag_workspace, &err) == GD_ERR_ARGUMENT, "GADDAG prepare on a DAWG");
+        CHECK(gd_dawg_prepare(gaddag, &rules, board, workspace, &err) == GD_ERR_ARGUMENT, "DAWG prepare on a GADDAG");
+        CHECK(gd_dawg_generate(&dawg, &rules, board, workspace, rack, 3, NULL, 0, &all, NULL, &err) == GD_ERR_ARGUMENT,
+              "direction 3");
+        CHECK(gd_dawg_generate(&dawg, &rules, board, gaddag_workspace, rack, 0, NULL, 0, &all, NULL, &err) ==
+                  GD_ERR_ARGUMENT, "a GADDAG workspace given to the DAWG generator");
+    }
+    free(gaddag_workspace);
+    free(workspace);
+    free(index);
+}
+
+static void try_open_dawg(const uint8_t *bytes, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (size) memcpy(copy, bytes, size);
+    void *scratch = malloc(gd_validate_scratch_size(size));
+    gd_lexicon dawg;
+    gd_error err;
+    int rc = gd_dawg_open(&dawg, copy, size, scratch, &err);
+    agree_with_header_check(gd_dawg_check_header, GD_HEADER_FIXED_SIZE, copy, size, rc, &err);
+    if (rc == GD_OK) {
+        dawg_opened++;
+        uint8_t word[8];
+        for (int t = 0; t < 8; t++) {
+            size_t len = 1 + below(8);
+            for (size_t k = 0; k < len; k++) word[k] = (uint8_t)(1 + below(dawg.alphabet_size));
+            gd_dawg_contains(&dawg, word, len);
+        }
+        dawg_generate_on(&dawg, NULL, 1);
+    } else {
+        CHECK(rc == GD_ERR_FORMAT && err.message[0], "rc %d", rc);
+    }
+    free(scratch);
+    free(copy);
+}
+
+static void test_dawg(const uint8_t *gaddag_file, size_t gaddag_size)
+{
+    uint8_t words[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < dict_count; i++) {
+        memcpy(words + used, dict[i], dict_len[i]);
+        used += dict_len[i];
+        words[used++] = 0;
+    }
+    size_t alpha_size;
+    uint8_t *alphabet = english_alphabet(&alpha_size);
+    uint8_t *file = NULL;
+    size_t size = 0;
+    gd_build_stats stats;
+    gd_error err;
+    int rc = gd_dawg_build(words, used, 26, alphabet, alpha_size, (const uint8_t *)"dawg", 4, &file, &size, &stats,
+                           NULL, &err);
+    CHECK(rc == GD_OK, "DAWG build: %s", err.message);
+    if (rc != GD_OK) return;
+    CHECK(stats.word_count == dict_count, "DAWG words %u, want %zu", stats.word_count, dict_count);
+    gd_lexicon dawg, gaddag;
+    void *scratch = malloc(gd_validate_scratch_size(size > gaddag_size ? size : gaddag_size));
+    CHECK(gd_dawg_open(&dawg, file, size, scratch, &err) == GD_OK, "DAWG open: %s", err.message);
+    CHECK(gd_lexicon_open(&gaddag, file, size, scratch, &err) == GD_ERR_FORMAT && err.offset == 0,
+          "a .dawg file opened as a .gaddag");
+    CHECK(gd_dawg_open(&gaddag, gaddag_file, gaddag_size, scratch, &err) == GD_ERR_FORMAT, "a .gaddag opened as a DAWG");
+    CHECK(gd_lexicon_open(&gaddag, gaddag_file, gaddag_size, scratch, &err) == GD_OK, "%s", err.message);
+    for (size_t i = 0; i < dict_count; i++) CHECK(gd_dawg_contains(&dawg, dict[i], dict_len[i]), "word %zu", i);
+    for (int t = 0; t < 5000; t++) {
+        uint8_t word[6];
+        size_t len = 1 + below(6);
+        for (size_t k = 0; k < len; k++) word[k] = (uint8_t)(1 + below(26));
+        CHECK(gd_dawg_contains(&dawg, word, len) == in_dict(word, len), "membership of a random word");
+    }
+    size_t gaddag_index_size = gd_walk_index_size(&gaddag);
+    uint64_t *gaddag_index = malloc(gaddag_index_size);
+    CHECK(gd_build_walk_index(&gaddag, gaddag_index, gaddag_index_size, &err) == GD_OK, "%s", err.message);
+    for (int round = 0; round < 20; round++) dawg_generate_on(&dawg, &gaddag, 6);
+    CHECK(dawg_positions > 50, "only %lu positions compared", dawg_positions);
+    free(gaddag_index);
+    free(scratch);
+    /* damaged copies */
+    uint8_t *work = malloc(size + 64);
+    damage_bytes_and_ends(file, size, work, try_open_dawg);
+    for (int t = 0; t < 500; t++) {
+        memcpy(work, file, size);
+        for (int f = 1 + (int)below(6); f > 0; f--) work[below((uint32_t)size)] ^= (uint8_t)rnd();
+        if (t % 2) fix_crc(work, size);
+        try_open_dawg(work, size);
+    }
+    free(work);
+    gd_free(file);
+}
+
 /* gd_build documents name = NULL with name_size = 0 as allowed (its argument check lets it
  * through); run alone so that a failure here is reported separately. */
 static int test_null_name(void)
@@ -1151,6 +1312,7 @@ int main(int argc, char **argv)
     test_embedded(&file, &size);
     test_builder();
     test_damage(file, size);
+    test_dawg(file, size);
     gd_free(file);
     test_leaves();
     if (failures) {
@@ -1162,8 +1324,9 @@ int main(int argc, char **argv)
           endgames_solved);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
-           "%lu damaged leave tables opened, %lu games (%lu turns) played, %lu simulations, %lu endgames\n", size,
-           attempts, opened_count, plays_checked, leaves_opened, games_played, turns_played, simulations_run,
-           endgames_solved);
+           "%lu damaged leave tables opened, %lu games (%lu turns) played, %lu simulations, %lu endgames; DAWG: "
+           "%lu positions agree with the GADDAG, %lu damaged copies opened\n", size, attempts, opened_count,
+           plays_checked, leaves_opened, games_played, turns_played, simulations_run, endgames_solved,
+           dawg_positions, dawg_opened);
     return 0;
 }

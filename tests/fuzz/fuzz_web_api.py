@@ -28,15 +28,16 @@ web_api.load_lexicon("small", build_gaddag(WORDS, ENGLISH.alphabet, name="small"
 web_api.load_leaves("sowpods", (REPO / "pycore/gaddag_solver/leaves/sowpods.leaves").read_bytes(), "english")
 
 KINDS = ["load_lexicon", "load_leaves", "solve", "unseen", "parse_cgp", "format_cgp", "review_gcg"]
-KINDS += ["export_gcg", "bench", "nonsense"]
+KINDS += ["export_gcg", "bench", "judge", "nonsense"]
 KEYS = ["name", "rules", "lexicon", "leaves", "board", "rack", "format", "top", "exchanges", "bag", "cgp"]
 KEYS += ["gcg", "events", "players", "title", "positions", "min_ms", "kind", "coord", "word", "score"]
-KEYS += ["exchanged"]
+KEYS += ["exchanged", "engine", "direction", "play", "tiles"]
 EMPTY_ROWS = ["." * 15] * 15
 CAT_ROWS = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
 WORDS_USED = ["small", "english", "wwf", "super", "sowpods", "moves", "records", "play", "exchange", "pass"]
 WORDS_USED += ["H8", "8H", "G8", "CAT", "C.T", "cAT", "AEIRST?", "?", "", "Player1", "ZZ", "15/" * 14 + "15"]
 WORDS_USED += ["15/15/15/15/15/15/15/6CAT6/15/15/15/15/15/15/15 AEIRST?/ 0/0 0"]
+WORDS_USED += ["gaddag", "dawg", "both", "across", "down", "8G SCAT", "H7 (C)AT", "G8 s"]
 WORDS_USED += ["\n".join(CAT_ROWS) + "\nAEST"]
 WORDS_USED += ["#player1 a A\n#player2 b B\n>a: AEIRST? 8D RAT +6 6\n>b: EEE -EEE +0 0\n"]
 
@@ -57,6 +58,9 @@ def value(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
     if pick == 5:
         return fdp.ConsumeUnicodeNoSurrogates(fdp.ConsumeIntInRange(0, 40))
     if pick == 6:
+        if fdp.ConsumeBool():  # a placed tile, as the page sends them: [row, col, letter, blank]
+            square = [fdp.ConsumeIntInRange(-1, 16), fdp.ConsumeIntInRange(-1, 16)]
+            return [[*square, value(fdp, 3), value(fdp, 3)]]
         return [value(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 4))]
     if pick == 7:
         return {fdp.PickValueInList(KEYS): value(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 6))}
