@@ -16,9 +16,13 @@
 //             file's warnings with their lines, and the game written back as GCG (web_api.review_gcg)
 //   export_gcg {rules, lexicon, players, title, events}   a game played on the page as GCG text
 //             (events: [{kind, rack, coord, word, score, exchanged}]), with the warnings of its replay
+//   build_lexicon, add_lexicon, remove_lexicon, rules_json, check_rules, save_rules, remove_rules:
+//             the player's own lexicons and rulesets (web/own-worker.js lists them); a lexicon
+//             the player stored is read from the browser's store instead of the site
 // Worker → page: {id, ok: true, result[, records]} or {id, ok: false, error, field}; and,
 // unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
 
+import { handleOwn, ownLexiconBytes, restoreOwnRules } from "./own-worker.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const base = new URL("./", self.location.href);
@@ -51,6 +55,7 @@ const ready = (async () => {
   await pyodide.loadPackage(new URL(wheel, base).href, { messageCallback: () => {} });
   const api = pyodide.pyimport("gaddag_solver.web_api");
   call = api.call;
+  await restoreOwnRules(python);
   progress("python", "Python ready");
 })();
 ready.catch((error) => progress("failed", `The solver could not start: ${error.message || error}`));
@@ -59,7 +64,9 @@ ready.catch((error) => progress("failed", `The solver could not start: ${error.m
 function fetchFile(file, field) {
   if (!fetches.has(file)) {
     const url = new URL(`lexicons/${encodeURIComponent(file)}`, base);
-    const promise = fetch(url).then(async (response) => {
+    const promise = ownLexiconBytes(file).then(async (own) => {
+      if (own) return own;
+      const response = await fetch(url);
       if (!response.ok) {
         const what = field === "leaves" ? "leave table" : "lexicon";
         const name = file.replace(/\.[a-z]+$/, "");
@@ -76,8 +83,8 @@ function fetchFile(file, field) {
 }
 
 /** Run web_api.call(kind, request): the answer as an object, and the records if any. */
-function python(kind, request, data = undefined) {
-  const answer = call(kind, JSON.stringify(request), data);
+function python(kind, request, data = undefined, onProgress = undefined) {
+  const answer = call(kind, JSON.stringify(request), data, onProgress);
   try {
     const result = JSON.parse(answer.get(0));
     const recordsProxy = answer.get(1);
@@ -135,6 +142,8 @@ async function handle(message) {
     return { result: await loadLeaves(message.leaves, message.rules) };
   }
   await ready;
+  const own = await handleOwn(message, { python, loads, fetches });
+  if (own) return own;
   if (type === "solve") {
     await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);
