@@ -142,7 +142,7 @@ async function handle(message) {
     return { result: await loadLeaves(message.leaves, message.rules) };
   }
   await ready;
-  const own = await handleOwn(message, { python, loads, fetches });
+  const own = await handleOwn(message, { python, loads, fetches, wasmBytes: () => pyodide._module.HEAPU8.byteLength });
   if (own) return own;
   if (type === "solve") {
     await loadLexicon(message.lexicon, message.rules);
