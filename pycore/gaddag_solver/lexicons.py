@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .hunspell import expand
+
 ENV_VAR = "GADDAG_SOLVER_LEXICONS"
 SUFFIX = ".gaddag"
 USER_LEXICON_DIR = Path("~/.local/share/gaddag-solver/lexicons")
@@ -174,13 +176,14 @@ class WordListSource:
     package: str
     version: str
     member: str  # path of the list inside the package archive
-    format: str  # "json" (a JSON array of words) or "lines" (one word per line)
+    format: str  # "json" (a JSON array of words), "lines" (one word per line) or "hunspell"
     rules: str
     licence: str
     note: str = ""
     # A spell checker's list holds proper nouns and abbreviations (capitalized), which word
     # games do not allow: keep only the entries written all in lower case.
     lower_case_only: bool = False
+    affixes: str = ""  # "hunspell": the .aff file beside `member` (the .dic), see hunspell.py
 
     @property
     def command(self) -> str:
@@ -241,6 +244,34 @@ SOURCES: dict[str, WordListSource] = {
             "(Polish Alternative Dictionary Editing Team, sjp.pl)"
         ),
         note="4,327,699 entries; the lower-case ones are kept (3.3 million words of at most 15 letters)",
+        lower_case_only=True,
+    ),
+    "lebedev": WordListSource(
+        name="lebedev",
+        title="Russian Hunspell dictionary by A. I. Lebedev (every form; Russian Scrabble, Ё a letter)",
+        registry="npm",
+        package="dictionary-ru",
+        version="3.0.0",
+        member="package/index.dic",
+        affixes="package/index.aff",
+        format="hunspell",
+        rules="russian",
+        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
+        note="146,269 stems; 1,420,058 lower-case forms after the affix rules; Ё where the source has it",
+        lower_case_only=True,
+    ),
+    "lebedev-erudit": WordListSource(
+        name="lebedev-erudit",
+        title="The same Russian dictionary for Эрудит (Ё read as Е)",
+        registry="npm",
+        package="dictionary-ru",
+        version="3.0.0",
+        member="package/index.dic",
+        affixes="package/index.aff",
+        format="hunspell",
+        rules="erudit",
+        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
+        note="as lebedev; the erudit rules fold Ё to Е when the words are read",
         lower_case_only=True,
     ),
 }
@@ -360,9 +391,11 @@ def _tar_member(tf: tarfile.TarFile, archive: Path, wanted: str) -> bytes:
     raise RuntimeError(f"{archive.name}: no file {wanted!r} inside")
 
 
-def _parse_words(source: WordListSource, raw: bytes) -> list[str]:
+def _parse_words(source: WordListSource, raw: bytes, affixes: bytes = b"") -> list[str]:
     text = raw.decode("utf-8-sig")
-    if source.format == "json":
+    if source.format == "hunspell":
+        words = expand(text, affixes.decode("utf-8-sig"), source.member)
+    elif source.format == "json":
         data = json.loads(text)
         if not isinstance(data, list) or not all(isinstance(word, str) for word in data):
             raise RuntimeError(f"{source.name}: {source.member} is not a JSON array of strings")
@@ -398,7 +431,8 @@ def fetch_word_list(
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"gaddag-{name}-") as tmp:
         archive = _download(source, Path(tmp), say)
-        words = _parse_words(source, _read_member(archive, source.member))
+        affixes = _read_member(archive, source.affixes) if source.affixes else b""
+        words = _parse_words(source, _read_member(archive, source.member), affixes)
         if not words:
             raise RuntimeError(f"{name}: {source.member} in {archive.name} holds no words")
         partial = folder / f".{name}.txt.part"
