@@ -107,6 +107,8 @@ def test_own_word_list_built_solved_kept_downloaded_removed(page: Page, tmp_path
     assert report.words == len(WORDS) and report.filter.bad_letters == 1 and report.filter.too_long == 1
     assert kept_names(page) == ["mywords"]
     assert page.page.input_value("#lexicon-select") == "mywords"
+    phases = page.page.get_attribute("#own-progress", "data-phases")
+    assert phases == "read filtered built loaded stored"
 
     # solving with it gives the native Solver's moves with the same words
     solver = Solver(Lexicon.load(expected), ENGLISH)

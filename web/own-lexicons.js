@@ -181,6 +181,7 @@ export class OwnLexicons {
       } else {
         this.setPhase(`Reading ${file.name}…`, 0);
         this.buildId = `${name}:${performance.now()}`;
+        $("own-progress").dataset.phases = "";
         ({ result } = await this.options.request("build_lexicon", { name, rules, file: file.name, data, token: this.buildId }));
       }
       this.showStats(result, isGaddag, performance.now() - started);
@@ -200,6 +201,8 @@ export class OwnLexicons {
 
   onProgress(message) {
     const step = STEPS[message.phase] ?? 0;
+    const bar = $("own-progress");
+    bar.dataset.phases = bar.dataset.phases ? `${bar.dataset.phases} ${message.phase}` : message.phase;
     const at = `(${seconds(message.ms)})`;
     if (message.phase === "read") this.setPhase(`${number(message.entries)} lines read ${at}; sorting out the words…`, step);
     else if (message.phase === "filtered") {
