@@ -80,7 +80,7 @@ export async function handleOwn(message, { python, loads, fetches, wasmBytes }) 
       info: { ...result, file: message.file },
       bytes: message.data,
     });
-    return { result: { ...result, ...kept } };
+    return { result: { ...result, file: message.file, ...kept } };
   }
   if (type === "remove_lexicon") {
     await deleteOwn("lexicons", message.name);

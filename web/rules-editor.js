@@ -439,8 +439,8 @@ export class RulesEditor {
     const place = (key && $("rules-editor").querySelector(`[data-error-for="${key}"]`)) || $("re-error");
     place.textContent = answer.message;
     place.hidden = false;
-    const input = key && $(`re-${key}`);
-    if (input) input.setAttribute("aria-invalid", "true");
+    const input = key && $(key === "start" ? "re-start-row" : `re-${key}`);
+    if (input?.tagName === "INPUT") input.setAttribute("aria-invalid", "true");
   }
 
   showMessage(text, field) {
