@@ -326,6 +326,14 @@ def _download(source: WordListSource, into: Path, log: Log) -> Path:
         raise ValueError(f"{source.name}: unknown registry {source.registry!r}")
     log(f"[{source.name}] {source.command}")
     result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+    if result.returncode != 0 and source.registry == "debian" and "Unable to locate" in result.stderr:
+        # no package lists yet (a fresh image): fetch them once, as installing would, and retry
+        if os.geteuid() == 0:
+            log(f"[{source.name}] apt-get update (no package lists)")
+            subprocess.run([command[0], "update", "-qq"], capture_output=True, text=True)
+            result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+        else:
+            result.stderr += "\n(run `sudo apt-get update` first: there are no package lists)"
     if result.returncode != 0:
         raise RuntimeError(
             f"{source.name}: `{' '.join(command)}` failed with exit code {result.returncode}:\n"
