@@ -176,6 +176,19 @@ def test_bad_files_refused_and_nothing_lost(page: Page) -> None:
         assert message in text, (file_name, text)
         page.page.evaluate("document.querySelector('#own-error').hidden = true")
     assert kept_names(page) == before
+    # a file dropped on the panel's drop zone is the panel's, not a game record for the replay
+    page.page.evaluate(
+        """() => {
+            const data = new DataTransfer();
+            data.items.add(new File(["CAT\\nDOG\\n"], "dropped.txt", { type: "text/plain" }));
+            const zone = document.querySelector("#own-drop");
+            const drop = new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+            zone.dispatchEvent(drop);
+        }"""
+    )
+    assert page.page.inner_text("#own-chosen").startswith("dropped.txt")
+    assert page.page.input_value("#own-name") == "dropped"
+    assert not page.page.is_visible("#replay")
     # the kept lexicon is intact: it still loads and solves
     page.page.select_option("#lexicon-select", "mywords")
     page.page.wait_for_selector("body[data-ready='mywords']", timeout=60_000)
@@ -257,3 +270,8 @@ def test_nine_by_nine_rules_made_in_the_editor(page: Page, tmp_path: Path) -> No
     p.wait_for_function("!document.querySelector('#re-error').hidden")
     assert "rack_size: missing" in p.inner_text("#re-error")
     assert p.input_value("#rules-select") == "nine"
+
+
+def test_no_script_errors(page: Page) -> None:
+    """Everything above ran without an uncaught error or a console error in the page."""
+    assert not page.errors, page.errors

@@ -185,9 +185,9 @@ export class OwnLexicons {
         ({ result } = await this.options.request("build_lexicon", { name, rules, file: file.name, data, token: this.buildId }));
       }
       this.showStats(result, isGaddag, performance.now() - started);
-      document.body.dataset.ownBuilt = name;
       await this.options.onChange({ lexicon: name, rules });
       await this.renderList();
+      document.body.dataset.ownBuilt = name; // listed and chosen (the tests wait for it)
     } catch (error) {
       this.setPhase("");
       this.showError(error.message);
