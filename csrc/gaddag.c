@@ -246,7 +246,9 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
     /* 6. counts, backward: children lie after their parents, so a child's entry is ready
      * when a parent reads it. Entry i covers arc i and its later siblings: words spelled
      * without a separator (bits 0-23, saturating) and the longest (bits 24-31); every string
-     * accepted (bits 32-55, saturating) and the longest (bits 56-63). Since no arc is dead,
+     * accepted (bits 32-57, saturating: 26 bits, as a 3-million-word list of inflected forms
+     * spells some 33 million) and the longest (bits 58-63: at most GD_MAX_WORD + 1, clamped
+     * at 63). Since no arc is dead,
      * bounding the strings bounds any walk over the automaton: a damaged or hostile file
      * cannot make a query run for ever. */
     if (scratch) {
@@ -254,7 +256,7 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
         uint8_t *pointed_at = (uint8_t *)(from + arc_count); /* bitmap of list starts */
         memset(pointed_at, 0, arc_count / 8 + 1);
         pointed_at[0] = 2; /* the root, at 1 */
-        const uint64_t saturated = 0xFFFFFFu;
+        const uint64_t saturated = 0xFFFFFFu, strings_saturated = 0x3FFFFFFu, deepest_most = 63;
         for (uint32_t i = arc_count - 1; i >= 1; i--) {
             uint32_t arc = arcs[i];
             uint32_t child = gd_arc_child(arc);
@@ -263,8 +265,8 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
             if (child) {
                 pointed_at[child >> 3] |= (uint8_t)(1u << (child & 7));
                 uint64_t below = from[child];
-                strings = (below >> 32) & saturated;
-                deepest = (below >> 56) + 1;
+                strings = (below >> 32) & strings_saturated;
+                deepest = (below >> 58) + 1;
                 if (is_letter) {
                     words = below & saturated;
                     longest = (below >> 24) & 0xFF;
@@ -282,21 +284,21 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
             if (!gd_arc_last(arc)) {
                 uint64_t next = from[i + 1];
                 words += next & saturated;
-                strings += (next >> 32) & saturated;
+                strings += (next >> 32) & strings_saturated;
                 if (((next >> 24) & 0xFF) > longest) longest = (next >> 24) & 0xFF;
-                if ((next >> 56) > deepest) deepest = next >> 56;
+                if ((next >> 58) > deepest) deepest = next >> 58;
             }
             if (words > saturated) words = saturated;
-            if (strings > saturated) strings = saturated;
+            if (strings > strings_saturated) strings = strings_saturated;
             if (longest > 255) longest = 255;
-            if (deepest > 255) deepest = 255;
-            from[i] = words | longest << 24 | strings << 32 | deepest << 56;
+            if (deepest > deepest_most) deepest = deepest_most;
+            from[i] = words | longest << 24 | strings << 32 | deepest << 58;
         }
         uint32_t states = 0;
         for (uint32_t k = 0; k <= arc_count / 8; k++) states += (uint32_t)__builtin_popcount(pointed_at[k]);
         uint64_t root = from[1];
         uint32_t words = (uint32_t)(root & saturated), longest = (uint32_t)((root >> 24) & 0xFF);
-        uint64_t strings = (root >> 32) & saturated, deepest = root >> 56;
+        uint64_t strings = (root >> 32) & strings_saturated, deepest = root >> 58;
         uint32_t expected_words = word_count > saturated ? (uint32_t)saturated : word_count;
         uint64_t most_strings = (uint64_t)word_count * max_word_length; /* one per letter of each word */
         if (states != state_count)
@@ -312,9 +314,9 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
         if (is_dawg && strings != words)
             return FORMAT_ERROR(arcs_offset, "the arcs accept %llu strings, but a DAWG accepts exactly its %u words",
                                 (unsigned long long)strings, words);
-        if (strings > most_strings || strings == saturated)
+        if (strings > most_strings || strings == strings_saturated)
             return FORMAT_ERROR(arcs_offset, "the arcs spell %s%llu strings, more than %u words of up to %u letters have",
-                                strings == saturated ? "over " : "", (unsigned long long)strings, word_count,
+                                strings == strings_saturated ? "over " : "", (unsigned long long)strings, word_count,
                                 max_word_length);
     }
 #undef ARC_OFFSET

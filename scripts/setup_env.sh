@@ -3,7 +3,8 @@
 #   1. system packages (only those missing; needs root or sudo)
 #   2. a virtual environment at .venv with the package installed editable (this compiles
 #      csrc/ into the cffi extension gaddag_solver._core) and the test tools
-#   3. the default English lexicons in lexicons/ (enable, sowpods, twl06)
+#   3. the default lexicons in lexicons/ (English: enable, sowpods, twl06; Polish: sjp;
+#      Russian and Эрудит: lebedev, lebedev-erudit)
 #   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/
 # Environment: PYTHON (default python3, must be >= 3.11), VENV (default .venv).
 set -euo pipefail

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 import re
+import struct
 import unicodedata
 from collections import Counter
 from itertools import combinations_with_replacement, product
 from pathlib import Path
 
 import pytest
-from gaddag_reference import encode_word
+from gaddag_reference import MAGIC, SEPARATOR, Arc, accepted_strings, encode_word, gaddag_strings, with_crc
 from gaddag_solver import Alphabet, AlphabetError, Lexicon, Rules, build_gaddag
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -412,3 +413,67 @@ def test_sowpods_queries(sowpods) -> None:
         subs.append(w[start : start + rng.randint(2, 5)])
     for sub in subs:
         assert lexicon.containing(sub) == sorted(w for w in words if sub in w), sub
+
+
+def complete_language_gaddag(length: int) -> bytes:
+    """A hand-made GADDAG of every word of ``length`` letters over {A, B}: 2**length words and
+    length·2**length strings from 39 sibling lists (docs/gaddag-format.md). Lists P_i (i letters
+    read before the separator, P_0 the root) then S_r (r letters left after it), so every child
+    lies after its parent."""
+    p_start: dict[int, int] = {}
+    s_start: dict[int, int] = {}
+    index = 1
+    for i in range(length):
+        p_start[i] = index
+        index += (1 if i else 0) + 2
+    for r in range(length - 1, 0, -1):
+        s_start[r] = index
+        index += 2
+    arcs = [Arc(SEPARATOR, True, False, 1)]
+    for i in range(length):
+        if i:
+            arcs.append(Arc(SEPARATOR, False, False, s_start[length - i]))
+        for letter in (1, 2):
+            full = i + 1 == length
+            arcs.append(Arc(letter, letter == 2, full, 0 if full else p_start[i + 1]))
+    for r in range(length - 1, 0, -1):
+        for letter in (1, 2):
+            arcs.append(Arc(letter, letter == 2, r == 1, 0 if r == 1 else s_start[r - 1]))
+    alphabet = b"\x01A\x01B"
+    name = b"complete"
+    header_size = (36 + len(alphabet) + len(name) + 3) // 4 * 4
+    size = header_size + 4 * len(arcs) + 4
+    head = MAGIC + struct.pack(
+        "<HHIIIIIBBBB",
+        1,
+        header_size,
+        0,
+        size,
+        2**length,
+        len(p_start) + len(s_start),
+        len(arcs),
+        2,
+        length,
+        len(name),
+        0,
+    )
+    body = (head + alphabet + name).ljust(header_size, b"\0") + struct.pack(
+        f"<{len(arcs)}I", *(a.encode() for a in arcs)
+    )
+    return with_crc(body + b"\0\0\0\0")
+
+
+def test_a_lexicon_of_more_than_16_million_strings_loads() -> None:
+    """Every 20-letter word over {A, B}: 1,048,576 words spelling 20,971,520 strings, more than
+    the 24-bit string counter the loader once had (a 3-million-word list of inflected forms
+    spells some 33 million; the bound is now 2**26 - 1)."""
+    data = complete_language_gaddag(20)
+    lexicon = Lexicon.load(data)
+    assert lexicon.stats.words == 2**20 and lexicon.stats.max_word_length == 20
+    rng = random.Random(7)
+    for _ in range(50):
+        word = "".join(rng.choice("AB") for _ in range(20))
+        assert word in lexicon and word[:-1] not in lexicon and word + "A" not in lexicon
+    # the reference reader agrees on the language, on a size it can enumerate
+    small = complete_language_gaddag(6)
+    assert accepted_strings(small) == gaddag_strings(product((1, 2), repeat=6))

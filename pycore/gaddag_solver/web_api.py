@@ -3,7 +3,8 @@
 Pure Python over the public API (the same code runs natively, where tests/test_web_api.py holds
 it to :class:`~gaddag_solver.solver.Solver`). Every entry point takes and returns JSON-ready
 dicts; bad input never raises but comes back as ``{"error": message, "field": name}`` with
-``field`` one of ``board``, ``rack``, ``lexicon``, ``leaves``, ``rules``, ``cgp``, ``gcg`` or ``request``
+``field`` one of ``board``, ``rack``, ``lexicon``, ``leaves``, ``rules``, ``cgp``, ``gcg``, ``words``
+or ``request``
 (and ``square``, e.g. ``"H8"``, when the message names one).
 
 - :func:`load_lexicon` ``(name, data, rules)``: validate a lexicon's bytes once and keep it.
@@ -27,6 +28,9 @@ dicts; bad input never raises but comes back as ``{"error": message, "field": na
 - :func:`review_gcg`: a GCG game replayed and reviewed (every turn's board, scores, rack, the
   move made, the best move by equity and the equity lost; the file's warnings with their lines).
 - :func:`export_gcg`: a game played on the page (its plays, exchanges and passes) as GCG text.
+- :func:`build_lexicon`, :func:`add_lexicon`, :func:`forget_lexicon`: the player's own
+  lexicons, built in the page from a word list or loaded from a ``.gaddag`` file;
+  :func:`rules_json`, :func:`check_rules`, :func:`set_rules`: the player's own rulesets.
 - :func:`bench`: move generation alone, per position, on prepared boards (the benchmark the
   page runs in the browser).
 - :func:`call`: the one door the worker uses: ``call(kind, json_text, data)`` →
@@ -77,13 +81,14 @@ from .game.simulate import (
     SimulationError,
 )
 from .game.verdict import judge, judge_tiles
-from .lexicon import Lexicon, LexiconFormatError
+from .lexicon import Lexicon, LexiconBuildError, LexiconFormatError, build_gaddag
 from .move import MOVE_RECORD
 from .rack import Rack, RackError
 from .rules import Rules, RulesError, available_rules
 from .solver import DIRECTIONS, ENGINES, LexiconMismatchError, Solver
 from .unseen import unseen
 from .word_tools import WordToolError, hooks, word_query
+from .wordlist import FilterReport, WordListError, decode_entries
 
 RECORD_SIZE = MOVE_RECORD.size
 RECORD_LAYOUT = (
@@ -152,8 +157,11 @@ def all_rules_data() -> dict[str, Any]:
 
 
 def compatible_rules(lexicon: Lexicon) -> list[str]:
-    """The shipped rulesets spelled with the lexicon's letters (the default first)."""
-    return [name for name in available_rules() if get_rules(name).alphabet == lexicon.alphabet]
+    """The rulesets spelled with the lexicon's letters: the shipped ones (the default first),
+    then the player's own registered with :func:`set_rules`."""
+    shipped = available_rules()
+    own = sorted(name for name in _rules if name not in shipped)
+    return [name for name in shipped + own if get_rules(name).alphabet.letters == lexicon.alphabet.letters]
 
 
 def lexicon_info(name: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -842,6 +850,103 @@ def check_board(request: dict[str, Any]) -> dict[str, Any]:
         return _error(exc.message, exc.field)
 
 
+# ---- the player's own lexicons and rules ---------------------------------------------------------
+
+Progress = Callable[[str], None]
+
+
+def _report_progress(progress: Progress | None, phase: str, **facts: Any) -> None:
+    if progress is not None:
+        progress(json.dumps({"phase": phase, **facts}))
+
+
+def build_lexicon(request: dict[str, Any], data: Any, progress: Progress | None = None) -> dict[str, Any]:
+    """Build a lexicon from a word list's bytes (plain text one word per line, gzipped or not, or
+    a JSON array of strings: the formats build_lexicon.py reads), load it under ``name`` and
+    give the ``.gaddag`` bytes back as ``records`` for the page to store.
+
+    request: ``name``, ``rules`` (the ruleset whose alphabet spells the words and whose board
+    bounds their length), ``file`` (the file's name, for messages). ``progress`` hears JSON
+    ``{"phase": "read" | "filtered" | "built" | "loaded", ...}`` as each step ends. Returns
+    :func:`lexicon_info` with the build's statistics (``entries``, ``kept``, ``bad_letters``,
+    ``too_long`` with examples, ``states``, ``arcs``, ``arcs_unshared``, ``summary``: the
+    CLI's lines) and ``ms`` per step. A file that is not a word list, or holds no word of the
+    alphabet, is an error with ``field`` ``"words"``; nothing is kept then.
+    """
+    try:
+        name = _check_name(request.get("name"), "lexicon")
+        rules = get_rules(request.get("rules"))
+        file = request.get("file") if isinstance(request.get("file"), str) else "<words>"
+        started = time.perf_counter()
+        raw = _as_bytes(data, "words")
+        try:
+            entries, unit = decode_entries(raw, file)
+        except WordListError as exc:
+            raise ApiError(str(exc), "words") from None
+        del raw
+        read = time.perf_counter()
+        _report_progress(progress, "read", entries=len(entries), ms=(read - started) * 1e3)
+
+        def filtered(report: FilterReport) -> None:
+            _report_progress(
+                progress,
+                "filtered",
+                kept=report.kept,
+                bad_letters=report.bad_letters,
+                too_long=report.too_long,
+                ms=(time.perf_counter() - started) * 1e3,
+            )
+
+        try:
+            gaddag, report = build_gaddag(
+                entries,
+                rules.alphabet,
+                name=name,
+                max_length=rules.longest_line,
+                source=file,
+                unit=unit,
+                on_filtered=filtered,
+            )
+        except LexiconBuildError as exc:
+            raise ApiError(str(exc), "words") from None
+        del entries
+        built = time.perf_counter()
+        _report_progress(progress, "built", bytes=len(gaddag), ms=(built - started) * 1e3)
+        info = load_lexicon(name, gaddag, rules.name)
+        if "error" in info:  # the core refused its own output: a bug, said as one
+            raise ApiError(f"the lexicon built could not be loaded: {info['error']}", "internal")
+        finished = time.perf_counter()
+        _report_progress(progress, "loaded", ms=(finished - started) * 1e3)
+        skipped = report.filter
+        info.update(
+            file=file,
+            letters=list(rules.alphabet.letters),
+            built_for=rules.name,
+            entries=skipped.entries,
+            kept=skipped.kept,
+            bad_letters=skipped.bad_letters,
+            bad_examples=[[n, word, why] for n, word, why in skipped.bad_examples],
+            too_long=skipped.too_long,
+            too_long_examples=[[n, word] for n, word in skipped.too_long_examples],
+            unit=skipped.unit,
+            states=report.states,
+            arcs=report.arcs,
+            arcs_unshared=report.arcs_unshared,
+            summary=report.summary_lines(),
+            records=gaddag,
+        )
+        info["ms"] = {
+            "read": (read - started) * 1e3,
+            "build": (built - read) * 1e3,
+            "build_c": report.build_seconds * 1e3,
+            "load": (finished - built) * 1e3,
+            "total": (finished - started) * 1e3,
+        }
+        return info
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
 def word_tools(request: dict[str, Any]) -> dict[str, Any]:
     """``{"lexicon", "tool", "query"[, "limit"][, "hooks"]}`` → word_tools.word_query's answer
     (``count``, the first ``limit`` ``words`` (default 500), ``valid`` for a check); with
@@ -861,6 +966,80 @@ def word_tools(request: dict[str, Any]) -> dict[str, Any]:
         return answer.to_dict(500 if limit is None else limit)
     except WordToolError as exc:
         return _error(str(exc), "query")
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def add_lexicon(request: dict[str, Any], data: Any) -> dict[str, Any]:
+    """A ``.gaddag`` file built elsewhere: validated in full as :func:`load_lexicon` does (and
+    against ``rules``' alphabet), kept under ``name``; ``letters`` says which alphabet it
+    spells, for the page to list it under every ruleset of those letters."""
+    info = load_lexicon(request.get("name"), data, request.get("rules"))
+    if "error" not in info:
+        info["letters"] = list(_lexicons[info["name"]].alphabet.letters)
+        info["built_for"] = request.get("rules")
+    return info
+
+
+def forget_lexicon(request: dict[str, Any]) -> dict[str, Any]:
+    """Drop a loaded lexicon and its solvers (the page removed it): its memory can be reused."""
+    name = request.get("name")
+    known = _lexicons.pop(name, None) if isinstance(name, str) else None
+    for key in [key for key in _solvers if key[0] == name]:
+        del _solvers[key]
+    return {"name": name, "removed": known is not None}
+
+
+def rules_json(request: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset (shipped or the player's own) in the JSON schema of rules/*.json: where the
+    rules editor starts."""
+    try:
+        return {"rules": get_rules(request.get("name")).to_dict()}
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def _own_rules(data: object) -> Rules:
+    """Rules.from_dict for a ruleset made in the page; raises RulesError (with its ``field``)."""
+    rules = Rules.from_dict(data, source="rules")  # type: ignore[arg-type]
+    if rules.name in available_rules():
+        raise RulesError(f"rules: name: {rules.name!r} is a shipped ruleset; give yours another name", "name")
+    return rules
+
+
+def check_rules(request: dict[str, Any]) -> dict[str, Any]:
+    """Validate a ruleset exactly as Rules.load does: ``rules`` (the editor's JSON object; a
+    shipped ruleset's name is refused, the editor saves under its own) or ``text`` (a file's
+    text being imported; any name). Answers ``valid``; when false, ``field`` (the JSON field at
+    fault, e.g. ``layout[4]``, or null) and ``message``; when true, ``rules`` (``to_dict()``)
+    and ``text`` (``to_json()``: the file to export)."""
+    try:
+        text = request.get("text")
+        if isinstance(text, str):
+            rules = Rules.from_json(text, source=str(request.get("file") or "rules"))
+        else:
+            rules = _own_rules(request.get("rules"))
+    except RulesError as exc:
+        return {"valid": False, "field": exc.field, "message": str(exc)}
+    return {"valid": True, "field": None, "message": "", "rules": rules.to_dict(), "text": rules.to_json()}
+
+
+def set_rules(request: dict[str, Any]) -> dict[str, Any]:
+    """Register the player's own ruleset (``rules``: the JSON object), replacing one of the same
+    name; answers :func:`rules_data` (what the page draws the board from) with ``json`` (the
+    ruleset as exported). An invalid one is an error with ``field`` ``"rules"``."""
+    try:
+        try:
+            rules = _own_rules(request.get("rules"))
+        except RulesError as exc:
+            raise ApiError(str(exc), "rules") from None
+        _rules[rules.name] = rules
+        for key in [key for key in _solvers if key[1] == rules.name]:
+            del _solvers[key]
+        out = rules_data(rules.name)
+        out["json"] = rules.to_dict()
+        out["own"] = True
+        return out
     except ApiError as exc:
         return _error(exc.message, exc.field)
 
@@ -1025,15 +1204,23 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "check_board": check_board,
     "word_tools": word_tools,
     "judge": judge_play,
+    "forget_lexicon": forget_lexicon,
+    "rules_json": rules_json,
+    "check_rules": check_rules,
+    "set_rules": set_rules,
 }
 
 
-def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | None]:
+def call(
+    kind: str, request_json: str, data: Any = None, progress: Progress | None = None
+) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
     ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
-    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``), the
-    request as JSON, and for the loads (and a ``review_gcg`` of a file) the file's bytes.
-    Returns the answer as JSON and, for a records solve, the records (``None`` otherwise)."""
+    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``build_lexicon``,
+    ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``, ``set_rules``), the request
+    as JSON, and for the loads, the builds (and a ``review_gcg`` of a file) the file's bytes;
+    ``progress`` hears a build's steps. Returns the answer as JSON and, for a records solve or a
+    build, the bytes (``None`` otherwise)."""
     try:
         request = json.loads(request_json)
         if not isinstance(request, dict):
@@ -1044,6 +1231,10 @@ def call(kind: str, request_json: str, data: Any = None) -> tuple[str, bytes | N
             result = load_leaves(request.get("name"), data, request.get("rules"))
         elif kind == "review_gcg":
             result = review_gcg(request, data)
+        elif kind == "build_lexicon":
+            result = build_lexicon(request, data, progress)
+        elif kind == "add_lexicon":
+            result = add_lexicon(request, data)
         elif kind in _HANDLERS:
             result = _HANDLERS[kind](request)
         else:

@@ -69,29 +69,35 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
         raw = path.read_bytes()
     except OSError as exc:
         raise WordListError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return decode_entries(raw, str(path))
+
+
+def decode_entries(raw: bytes, source: str) -> tuple[list[str], str]:
+    """:func:`read_entries` for a file's bytes (a file dropped on the web page); ``source``
+    names it in messages."""
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as exc:
-            raise WordListError(f"{path}: not a valid gzip file: {exc}") from None
+            raise WordListError(f"{source}: not a valid gzip file: {exc}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = len(LINE_BREAK_BYTES.findall(raw, 0, exc.start)) + 1
-        raise WordListError(f"{path}: line {line}: not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
+        raise WordListError(f"{source}: line {line}: not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise WordListError(
-                f"{path}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
+                f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
             ) from None
         if not isinstance(data, list):
-            raise WordListError(f"{path}: a JSON word list must be an array of strings")
+            raise WordListError(f"{source}: a JSON word list must be an array of strings")
         for index, item in enumerate(data):
             if not isinstance(item, str):
-                raise WordListError(f"{path}: entry {index + 1} is {type(item).__name__}, not a string")
+                raise WordListError(f"{source}: entry {index + 1} is {type(item).__name__}, not a string")
         return data, "entry"
     return LINE_BREAK.split(text), "line"
 
