@@ -8,7 +8,7 @@
 table) for a fixed number of iterations with the stopping rule off, and prints playouts per
 second and candidate-plies per second (a playout is the candidate and its plies).
 
-``match`` plays the simulating player (15 candidates, 2 plies, at most --seconds per turn; with
+``match`` plays the simulating player (--candidates, --plies, at most --seconds per turn; with
 the bag empty, the endgame search for as long) against the static-equity player with the same
 leave table, in mirrored pairs (the same bag, seats swapped), on --workers processes, and prints
 the simulating player's wins with a 95% Wilson interval, the mean spread with its interval, and
@@ -79,23 +79,27 @@ def speed(args: argparse.Namespace) -> None:
     print(f"| {len(games)} | {playouts} | {seconds:.2f} | {playouts / seconds:.0f} | {plies / seconds:.0f} |")
 
 
-def choose(game: Game, leaves: Leaves, seconds: float, seed: int) -> tuple[object, float]:
+def choose(game: Game, leaves: Leaves, settings: dict[str, float], seed: int) -> tuple[object, float]:
+    seconds = settings["seconds"]
     started = time.perf_counter()
     if game.bag_count == 0:
         result = EndgameSearch(game).run(time_limit=seconds)
         return result.best, time.perf_counter() - started
     try:
-        simulation = Simulation(game, leaves=leaves, seed=seed)
+        simulation = Simulation(
+            game, leaves=leaves, candidates=int(settings["candidates"]), plies=int(settings["plies"]),
+            confidence=settings["confidence"], min_iterations=int(settings["min_iterations"]), seed=seed,
+        )  # fmt: skip
     except SimulationError:  # nothing but the pass
         return game.best_move("equity", leaves), time.perf_counter() - started
     result = simulation.run(iterations=100_000, time_limit=seconds)
     return result.best.move, time.perf_counter() - started
 
 
-def play_pair(job: tuple[str, int, float]) -> list[tuple[int, float, int]]:
+def play_pair(job: tuple[str, int, dict[str, float]]) -> list[tuple[int, float, int]]:
     """Two games from one seed, the simulating player first, then second: for each, (spread for
     the simulating player, seconds it thought, its turns)."""
-    name, seed, seconds = job
+    name, seed, settings = job
     lexicon, leaves = load(name)
     out = []
     for sim_seat in (0, 1):
@@ -103,7 +107,7 @@ def play_pair(job: tuple[str, int, float]) -> list[tuple[int, float, int]]:
         thought, turns = 0.0, 0
         while not game.over:
             if game.to_move == sim_seat:
-                move, spent = choose(game, leaves, seconds, seed * 1000 + turns)
+                move, spent = choose(game, leaves, settings, seed * 1000 + turns)
                 thought += spent
                 turns += 1
             else:
@@ -116,7 +120,11 @@ def play_pair(job: tuple[str, int, float]) -> list[tuple[int, float, int]]:
 
 def match(args: argparse.Namespace) -> None:
     pairs = args.games // 2
-    jobs = [(args.lexicon, args.seed + i, args.seconds) for i in range(pairs)]
+    settings = {
+        "seconds": args.seconds, "candidates": args.candidates, "plies": args.plies,
+        "confidence": args.confidence, "min_iterations": args.min_iterations,
+    }  # fmt: skip
+    jobs = [(args.lexicon, args.seed + i, settings) for i in range(pairs)]
     spreads: list[float] = []
     pair_spreads: list[float] = []
     thought = 0.0
@@ -135,8 +143,11 @@ def match(args: argparse.Namespace) -> None:
     wins = sum(1 for s in spreads if s > 0) + 0.5 * sum(1 for s in spreads if s == 0)
     rate = wilson(wins, len(spreads))
     spread = mean_interval(pair_spreads)
-    print(f"simulating player (15 candidates, 2 plies, {args.seconds} s per turn) against static equity, "
-          f"{args.lexicon} leaves, {len(spreads)} games in mirrored pairs")  # fmt: skip
+    print(
+        f"simulating player ({args.candidates} candidates, {args.plies} plies, confidence {args.confidence}, "
+        f"at least {args.min_iterations} iterations before dropping, {args.seconds} s per turn) against "
+        f"static equity, {args.lexicon} leaves, {len(spreads)} games in mirrored pairs"
+    )
     print("| games | win rate | 95% interval | mean spread | 95% interval | s per turn (sim) |")
     print("| --- | --- | --- | --- | --- | --- |")
     print(
@@ -157,6 +168,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=0.25, help="the simulating player's time per turn")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--candidates", type=int, default=15, help="match: candidates simulated (default 15)")
+    parser.add_argument(
+        "--confidence", type=float, default=0.99, help="match: the stopping rule's confidence"
+    )
+    parser.add_argument(
+        "--min-iterations", type=int, default=64, help="match: iterations before any is dropped"
+    )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
     if args.what == "speed":
