@@ -2,11 +2,16 @@
 """Simulation benchmark: how fast it simulates, and how much stronger it plays.
 
     .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2]
+    .venv/bin/python bench/simulate.py page [--seconds 10]
     .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
 
 ``speed`` simulates the candidates of positions taken from self-play (SOWPODS, the shipped leave
 table) for a fixed number of iterations with the stopping rule off, and prints playouts per
 second and candidate-plies per second (a playout is the candidate and its plies).
+
+``page`` runs the same simulation in the page (Chromium, the built site, the worker's Pyodide) for
+--seconds on one mid-game position and natively for as many iterations, and prints playouts per
+second in both.
 
 ``match`` plays the simulating player (--candidates, --plies, at most --seconds per turn; with
 the bag empty, the endgame search for as long) against the static-equity player with the same
@@ -77,6 +82,53 @@ def speed(args: argparse.Namespace) -> None:
     print("| positions | playouts | seconds | playouts/s | candidate-plies/s |")
     print("| --- | --- | --- | --- | --- |")
     print(f"| {len(games)} | {playouts} | {seconds:.2f} | {playouts / seconds:.0f} | {plies / seconds:.0f} |")
+
+
+def page(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from chromium import launch
+    from playwright.sync_api import sync_playwright
+    from static_server import static_server
+    from web_figures import SITE, build_site, set_position
+
+    lexicon, leaves = load(args.lexicon)
+    game = positions(lexicon, leaves, 1, args.seed)[0]
+    rows, rack = game.board.to_rows(), str(game.rack())
+    build_site()
+    with static_server(SITE) as url, sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            tab.goto(url)
+            tab.wait_for_selector("body[data-ready]", timeout=120_000)
+            set_position(tab, rows, rack)
+            tab.click("#lookahead-box summary")
+            tab.fill("#sim-candidates", "15")
+            tab.fill("#sim-plies", str(args.plies))
+            tab.click("#sim-start")
+            tab.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000)
+            time.sleep(args.seconds)
+            tab.click("#lookahead-stop")
+            tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
+            standing = tab.evaluate("window.gaddag.lookAhead()")
+        finally:
+            browser.close()
+    in_page = sum(c["iterations"] for c in standing["candidates"])
+    page_rate = in_page / standing["elapsed"]
+    native = Simulation(Game.from_board(game.board, rack, lexicon), leaves=leaves, plies=args.plies, seed=1)
+    started = time.perf_counter()
+    result = native.step(standing["iterations"])
+    seconds = time.perf_counter() - started
+    native_rate = sum(c.iterations for c in result.candidates) / seconds
+    print(f"one position, 15 candidates, {args.plies} plies, {standing['iterations']} iterations")
+    print("| where | playouts | seconds | playouts/s | candidate-plies/s | ratio to native |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, playouts, spent, rate in (
+        ("native (cffi)", sum(c.iterations for c in result.candidates), seconds, native_rate),
+        ("page (Pyodide, Chromium)", in_page, standing["elapsed"], page_rate),
+    ):
+        print(f"| {name} | {playouts} | {spent:.2f} | {rate:.0f} | {rate * (1 + args.plies):.0f} | "
+              f"{native_rate / rate:.2f}× |")  # fmt: skip
 
 
 def choose(game: Game, leaves: Leaves, settings: dict[str, float], seed: int) -> tuple[object, float]:
@@ -159,7 +211,7 @@ def match(args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "match"))
+    parser.add_argument("what", choices=("speed", "page", "match"))
     parser.add_argument("--lexicon", default="sowpods")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--positions", type=int, default=20)
@@ -179,6 +231,8 @@ def main() -> int:
     print(f"$ {' '.join(sys.argv)}")
     if args.what == "speed":
         speed(args)
+    elif args.what == "page":
+        page(args)
     else:
         match(args)
     return 0

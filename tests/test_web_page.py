@@ -343,9 +343,12 @@ def test_a_solve_asked_while_loading_is_queued_and_timed_apart(
         assert page.page.get_attribute("#solve", "data-queued") == "true"
         assert page.page.inner_text("#solve") == "Queued…"
         assert "Solving as soon as the solver has loaded" in page.page.inner_text("#status-text")
-        page.page.wait_for_timeout(1500)
-        page.page.wait_for_function("() => true")  # lets the held route be seen
+        for _ in range(600):  # the worker asks for the lexicon once Python is up (seconds, on a busy machine)
+            if held:
+                break
+            page.page.wait_for_timeout(100)
         assert held, "the lexicon was never asked for"
+        page.page.wait_for_timeout(1000)  # the solve waits at least this long for it
         for route in held:
             route.continue_()
         solved = wait_solved(page, before)
