@@ -28,17 +28,21 @@ static uint64_t score_ceiling(const gd_rules *rules)
     }
     for (int direction = 0; direction < 2; direction++) {
         const uint32_t lines = direction == GD_ACROSS ? rows : cols, length = direction == GD_ACROSS ? cols : rows;
+        const uint32_t step = direction == GD_ACROSS ? 1 : cols;
         for (uint32_t line = 0; line < lines; line++) {
-            uint8_t premium[GD_MAX_DIM]; /* the line's word premiums, highest first */
-            for (uint32_t p = 0; p < length; p++) {
-                const uint32_t s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
-                uint8_t m = rules->word_multiplier[s] ? rules->word_multiplier[s] : 1u;
-                uint32_t q = p;
+            /* the line's word premiums above 1, highest first (the rest multiply by 1): this runs
+             * on every generation call, and most squares have none */
+            uint8_t premium[GD_MAX_DIM];
+            uint32_t n = 0;
+            for (uint32_t p = 0, s = direction == GD_ACROSS ? line * cols : line; p < length; p++, s += step) {
+                const uint8_t m = rules->word_multiplier[s];
+                if (m <= 1) continue;
+                uint32_t q = n++;
                 for (; q > 0 && premium[q - 1] < m; q--) premium[q] = premium[q - 1];
                 premium[q] = m;
             }
             uint64_t product = 1;
-            for (uint32_t p = 0; p < length && p < tiles; p++) {
+            for (uint32_t p = 0; p < n && p < tiles; p++) {
                 product *= premium[p];
                 if (product > GD_MAX_SCORE) product = GD_MAX_SCORE + 1;
             }

@@ -314,11 +314,18 @@ int gd_lexicon_open(gd_lexicon *lex, const uint8_t *data, size_t size, void *scr
 
 static int walk_needs_high(const gd_lexicon *lex) { return lex->alphabet_size >= GD_WALK_SET_BITS; }
 
+/* The entries (and their high letter bits), rounded to 8 bytes: the anagram filter follows. */
+static size_t walk_entries_size(const gd_lexicon *lex)
+{
+    size_t arcs = lex->arc_count;
+    size_t bytes = arcs * sizeof(uint64_t) + (walk_needs_high(lex) ? arcs * sizeof(uint32_t) : 0);
+    return (bytes + 7u) & ~(size_t)7u;
+}
+
 size_t gd_walk_index_size(const gd_lexicon *lex)
 {
     if (!lex || !lex->arcs) return 0;
-    size_t arcs = lex->arc_count;
-    return arcs * sizeof(uint64_t) + (walk_needs_high(lex) ? arcs * sizeof(uint32_t) : 0);
+    return walk_entries_size(lex) + gd_anagram_filter_size(lex);
 }
 
 int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err)
@@ -352,6 +359,8 @@ int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *er
     }
     lex->walk = walk;
     lex->walk_high = high;
+    const size_t entries = walk_entries_size(lex);
+    gd_build_anagram_filter(lex, (uint8_t *)buffer + entries, size - entries); /* the size was checked */
     return GD_OK;
 }
 

@@ -61,6 +61,9 @@ typedef struct line_walk {
     uint32_t stride[64];
     uint32_t used_index; /* sum of stride[] over the tiles placed so far, kept as the walk goes */
     int by_equity;
+    /* best N with bounds: a play with blanks is not split into its blank choices when
+     * best_kept[tiles placed] cannot lift it to the moves kept (NULL: always split) */
+    const int32_t *best_kept;
     /* output */
     gd_move *out;
     size_t capacity;
@@ -159,6 +162,15 @@ static inline void keep(line_walk *w, const gd_move *m)
     }
 }
 
+/* Whether best N's output is full, and what a move must reach to enter it (equity, or 100 * score
+ * when ranking by score). */
+static inline int64_t entry_threshold(const line_walk *w)
+{
+    const size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
+    if (w->count < limit) return INT64_MIN;
+    return w->by_equity ? w->out[0].equity : 100 * (int64_t)w->out[0].score;
+}
+
 static void emit(line_walk *w, int left, int right, int32_t score, unsigned placed)
 {
     gd_move m;
@@ -235,6 +247,10 @@ static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t 
     int32_t score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
     if (!w->blanks) {
         emit(w, left, right, score, placed);
+        return;
+    }
+    if (w->best_kept && 100 * (int64_t)score + w->best_kept[placed] < entry_threshold(w)) {
+        w->count++; /* counted, as emit counts a move it does not keep: one for all its blank choices */
         return;
     }
     uint8_t spare[64];
@@ -606,9 +622,12 @@ static void walk_anchor(line_walk *w, int anchor, uint32_t root, uint64_t root_l
  * covers every narrower one, since adding squares never lowers this bound.
  */
 #define BOUND_MAX_PREMIUM 4 /* letter and word premiums the bucket counts handle */
+#define MAX_CHECKED 64      /* sub-racks listed for the lexicon checks of main words through tiles */
 
 typedef struct shadow_side {
     int64_t board;         /* face value of the tiles */
+    unsigned through;      /* how many tiles */
+    uint64_t through_sum;  /* their letters' anagram-filter hash */
     int64_t word_multiplier;
     int64_t cross_const;   /* cross-words' tiles, times their word premium */
     uint8_t lm[BOUND_MAX_PREMIUM + 1];                           /* empties by letter premium */
@@ -624,7 +643,32 @@ typedef struct shadow_rack {
     unsigned blanks;
     int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
     int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
+    /* The lexicon: the blank-free sub-racks of checked_from tiles or more are listed by size,
+     * best kept value first, with their hashes. For a placement of k >= checked_from tiles, the
+     * first whose letters, with the board tiles in the main word, may spell a word gives the
+     * best kept value (sub-racks with a blank are not checked: blank_kept). Only the largest
+     * placements are checked: they carry the bingo bonus, and for smaller ones some word nearly
+     * always exists, so probing would cost more than it saves. */
+    gd_anagram_filter filter;
+    unsigned checked_from;
+    uint8_t list_start[GD_MAX_DIM + 2]; /* sizes k: entries list_start[k] .. list_start[k + 1] */
+    uint64_t list_sum[MAX_CHECKED];
+    int32_t list_kept[MAX_CHECKED];
+    int32_t blank_kept[GD_MAX_DIM + 1];
 } shadow_rack;
+
+/* The best kept value when k rack tiles are placed in a main word whose board tiles hash to
+ * `board_sum`: over the sub-racks whose letters with those tiles may spell a word. */
+static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k)
+{
+    int32_t best = sr->blank_kept[k];
+    const unsigned start = sr->list_start[k], end = sr->list_start[k + 1];
+    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
+        gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
+    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
+        if (gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i])) return sr->list_kept[i];
+    return best;
+}
 
 static inline int fillable(const line_walk *w, const shadow_rack *sr, int q)
 {
@@ -660,12 +704,19 @@ static inline int64_t tile_face(const line_walk *w, uint8_t here)
     return (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];
 }
 
-static inline void side_add_tile(shadow_side *side, const line_walk *w, uint8_t here)
+static inline void side_add_tile(shadow_side *side, const line_walk *w, const shadow_rack *sr, uint8_t here)
 {
     side->board += tile_face(w, here);
+    side->through++;
+    if (sr->filter.letter_hash) side->through_sum += sr->filter.letter_hash[here & 63u];
 }
 
-static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
+/* The bound of anchor p. With `refine`, placements through board tiles that could beat
+ * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
+ * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
+ * bound of the placements no check applies to: no check can bring the anchor's bound below it. */
+static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
+                            int64_t *unchecked)
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
     const unsigned tiles = sr->tiles;
@@ -676,9 +727,9 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
     center.word_multiplier = 1;
     side_add_empty(&center, w, sr, p);
     int right = p;
-    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, w->square[++right]);
+    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, sr, w->square[++right]);
     int left = p;
-    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, w->square[--left]);
+    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, sr, w->square[--left]);
 
     shadow_side lefts[GD_MAX_DIM], rights[GD_MAX_DIM];
     unsigned n_left = 1, n_right = 1;
@@ -688,7 +739,7 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
         shadow_side *side = &lefts[n_left];
         *side = lefts[n_left - 1];
         side_add_empty(side, w, sr, --left);
-        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, w->square[--left]);
+        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, sr, w->square[--left]);
         n_left++;
     }
     memset(&rights[0], 0, sizeof rights[0]);
@@ -697,16 +748,24 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
         shadow_side *side = &rights[n_right];
         *side = rights[n_right - 1];
         side_add_empty(side, w, sr, ++right);
-        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, w->square[++right]);
+        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, sr, w->square[++right]);
         n_right++;
     }
 
+    /* the checks' answers by the board tiles taken on each side (their counts name them: the
+     * sides only grow) and the tiles placed */
+    struct {
+        uint8_t left_through, right_through;
+        int32_t kept[3];
+    } checked[16];
+    unsigned n_checked = 0;
     int64_t best = INT64_MIN;
     for (unsigned a = 0; a < n_left; a++) {
         const shadow_side *l = &lefts[a];
         for (unsigned b = 0; b < n_right && a + b + 1 <= tiles; b++) {
             const shadow_side *r = &rights[b];
             const unsigned k = a + b + 1;
+            const int32_t kept = sr->best_kept[k];
             /* the k highest values on the highest letter premiums: 4s, then 3s, 2s, the rest 1 */
             const int64_t *prefix = sr->prefix;
             unsigned n4 = center.lm[4] + l->lm[4] + r->lm[4];
@@ -719,8 +778,28 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
             int64_t score = (center.board + l->board + r->board + (main < main_cap ? main : main_cap)) * wm +
                             center.cross_const + l->cross_const + r->cross_const + cross_cap +
                             (k == w->rack_size ? w->bingo_bonus : 0);
-            int64_t equity = 100 * score + sr->best_kept[k];
+            int64_t equity = 100 * score + kept;
+            if (refine && k >= sr->checked_from && equity >= threshold) {
+                unsigned i = 0;
+                while (i < n_checked && (checked[i].left_through != l->through || checked[i].right_through != r->through))
+                    i++;
+                if (i == n_checked && n_checked < 16) {
+                    checked[n_checked].left_through = (uint8_t)l->through;
+                    checked[n_checked].right_through = (uint8_t)r->through;
+                    for (unsigned j = 0; j < 3; j++) checked[n_checked].kept[j] = INT32_MAX; /* not asked yet */
+                    n_checked++;
+                }
+                int32_t *memo = i < n_checked ? &checked[i].kept[k - sr->checked_from] : NULL;
+                int32_t kept_checked = memo ? *memo : INT32_MAX;
+                if (kept_checked == INT32_MAX) {
+                    kept_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k);
+                    if (memo) *memo = kept_checked;
+                }
+                if (kept_checked == INT32_MIN) continue;
+                equity = 100 * score + kept_checked;
+            }
             if (equity > best) best = equity;
+            if (unchecked && k < sr->checked_from && equity > *unchecked) *unchecked = equity;
         }
     }
     return best;
@@ -730,15 +809,91 @@ typedef struct anchor_job {
     int32_t bound;
     uint16_t line;
     uint8_t direction, anchor;
+    uint8_t refined; /* the bound includes the lexicon checks */
 } anchor_job;
 
-static int job_order(const void *a, const void *b)
+/* Whether job x is walked before job y: the higher bound, then generation order. */
+static int job_before(const anchor_job *x, const anchor_job *y)
 {
-    const anchor_job *x = a, *y = b;
-    if (x->bound != y->bound) return x->bound > y->bound ? -1 : 1;
-    if (x->direction != y->direction) return x->direction < y->direction ? -1 : 1;
-    if (x->line != y->line) return x->line < y->line ? -1 : 1;
-    return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
+    if (x->bound != y->bound) return x->bound > y->bound;
+    if (x->direction != y->direction) return x->direction < y->direction;
+    if (x->line != y->line) return x->line < y->line;
+    return x->anchor < y->anchor;
+}
+
+/* jobs[0..n) is a heap whose root is the job to walk next. */
+static void job_sift_down(anchor_job *jobs, size_t n, size_t i)
+{
+    for (;;) {
+        size_t first = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && job_before(&jobs[l], &jobs[first])) first = l;
+        if (r < n && job_before(&jobs[r], &jobs[first])) first = r;
+        if (first == i) return;
+        anchor_job t = jobs[i];
+        jobs[i] = jobs[first];
+        jobs[first] = t;
+        i = first;
+    }
+}
+
+static int32_t clamp_bound(int64_t bound)
+{
+    return bound > INT32_MAX ? INT32_MAX : bound < INT32_MIN ? INT32_MIN : (int32_t)bound;
+}
+
+/* What the bounds know of the rack: the best kept value for each number of tiles placed, and
+ * (see shadow_rack) what the lexicon checks need. */
+static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, const subracks *sr, const gd_lexicon *lex)
+{
+    const unsigned tiles = rack_info->tiles;
+    rack_info->filter = gd_lexicon_anagram_filter(lex);
+    for (unsigned k = 0; k <= tiles; k++) rack_info->best_kept[k] = rack_info->blank_kept[k] = INT32_MIN;
+    /* the sub-racks of the rack's size and the one below it */
+    rack_info->checked_from = tiles > 1 ? tiles - 1 : 1;
+    if (!rack_info->filter.blocks) rack_info->checked_from = GD_MAX_DIM + 1; /* nothing to check with */
+    uint32_t listed_index[MAX_CHECKED];
+    unsigned listed_size[MAX_CHECKED], n_listed = 0;
+    uint8_t used[64] = {0};
+    for (uint32_t index = 0; index < sr->total; index++) {
+        subrack_used(sr, index, used);
+        unsigned k = 0;
+        for (uint32_t j = 0; j < sr->distinct; j++) k += used[sr->code[j]];
+        const int32_t kept = w->by_equity ? sr->kept_value[index] : 0; /* by score: only the score counts */
+        if (kept > rack_info->best_kept[k]) rack_info->best_kept[k] = kept;
+        if (k < rack_info->checked_from) continue;
+        if (used[0]) {
+            if (kept > rack_info->blank_kept[k]) rack_info->blank_kept[k] = kept;
+        } else if (n_listed < MAX_CHECKED) {
+            listed_index[n_listed] = index;
+            listed_size[n_listed++] = k;
+        } else {
+            rack_info->checked_from = GD_MAX_DIM + 1; /* too many to list: no checks */
+        }
+    }
+    /* by size, then best kept value first (a stable insertion sort: few entries) */
+    unsigned order[MAX_CHECKED];
+    for (unsigned i = 0; i < n_listed; i++) {
+        unsigned j = i;
+        for (; j > 0; j--) {
+            const unsigned o = order[j - 1];
+            const int32_t kept_o = w->by_equity ? sr->kept_value[listed_index[o]] : 0;
+            const int32_t kept_i = w->by_equity ? sr->kept_value[listed_index[i]] : 0;
+            if (listed_size[o] < listed_size[i] || (listed_size[o] == listed_size[i] && kept_o >= kept_i)) break;
+            order[j] = o;
+        }
+        order[j] = i;
+    }
+    memset(rack_info->list_start, 0, sizeof rack_info->list_start);
+    for (unsigned i = 0; i < n_listed; i++) {
+        const unsigned o = order[i];
+        subrack_used(sr, listed_index[o], used);
+        uint64_t sum = 0;
+        for (uint32_t j = 0; j < sr->distinct; j++) sum += used[sr->code[j]] * rack_info->filter.letter_hash[sr->code[j]];
+        rack_info->list_sum[i] = sum;
+        rack_info->list_kept[i] = w->by_equity ? sr->kept_value[listed_index[o]] : 0;
+        rack_info->list_start[listed_size[o] + 1]++;
+    }
+    for (unsigned k = 1; k <= GD_MAX_DIM + 1; k++) rack_info->list_start[k] += rack_info->list_start[k - 1];
 }
 
 /* Walk every anchor in generation order (direction, line, square), from the anchor at `square` of
@@ -827,6 +982,7 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
         memcpy(w->stride, sr->stride, sizeof w->stride);
     }
     w->stream = w->stopped = w->replaying = 0;
+    w->best_kept = NULL;
     w->direction = w->line = w->anchor = 0;
     memset(w->target_square, 0, sizeof w->target_square);
     w->target_left = w->target_right = -1;
@@ -879,18 +1035,9 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         }
     rack_info.prefix[0] = 0;
     for (unsigned i = 0; i < n_values; i++) rack_info.prefix[i + 1] = rack_info.prefix[i] + rack_info.values[i];
-    for (unsigned k = 0; k <= tiles; k++) rack_info.best_kept[k] = INT32_MIN;
-    {
-        uint8_t used[64] = {0};
-        for (uint32_t index = 0; index < sr.total; index++) {
-            subrack_used(&sr, index, used);
-            unsigned k = 0;
-            for (uint32_t j = 0; j < sr.distinct; j++) k += used[sr.code[j]];
-            int32_t kept_value = w.by_equity ? sr.kept_value[index] : 0; /* by score: only the score counts */
-            if (kept_value > rack_info.best_kept[k]) rack_info.best_kept[k] = kept_value;
-        }
-    }
-    anchor_job jobs[2 * GD_MAX_SQUARES];
+    shadow_lexicon_init(&rack_info, &w, &sr, lex);
+    w.best_kept = rack_info.best_kept;
+    anchor_job jobs[2 * GD_MAX_SQUARES]; /* a heap */
     size_t n_jobs = 0;
     for (int direction = 0; direction < 2; direction++) {
         int lines = direction == GD_ACROSS ? rows : cols;
@@ -898,9 +1045,11 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             if (!load_line(&w, rules, board, ws, direction, line)) continue;
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
-                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info) : INT32_MAX;
+                int64_t unchecked = INT64_MIN;
+                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked) : INT32_MAX;
                 if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
-                jobs[n_jobs].bound = bound > INT32_MAX ? INT32_MAX : bound < INT32_MIN ? INT32_MIN : (int32_t)bound;
+                jobs[n_jobs].bound = clamp_bound(bound);
+                jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
                 jobs[n_jobs].line = (uint16_t)line;
                 jobs[n_jobs].direction = (uint8_t)direction;
                 jobs[n_jobs].anchor = (uint8_t)p;
@@ -908,18 +1057,32 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             }
         }
     }
-    qsort(jobs, n_jobs, sizeof jobs[0], job_order);
+    for (size_t i = n_jobs / 2; i-- > 0;) job_sift_down(jobs, n_jobs, i);
     const size_t limit = top_n < capacity ? top_n : capacity;
     int loaded_direction = -1, loaded_line = -1;
-    for (size_t j = 0; j < n_jobs; j++) {
-        /* the heap's root is the worst move kept: an anchor that cannot reach it is skipped */
-        if (w.count >= limit && jobs[j].bound < (w.by_equity ? out[0].equity : 100 * out[0].score)) break;
-        if (jobs[j].direction != loaded_direction || jobs[j].line != loaded_line) {
-            load_line(&w, rules, board, ws, jobs[j].direction, jobs[j].line);
-            loaded_direction = jobs[j].direction;
-            loaded_line = jobs[j].line;
+    while (n_jobs) {
+        /* the root of out[] is the worst move kept: anchors that cannot reach it are skipped */
+        const int full = w.count >= limit;
+        const int64_t threshold = !full ? INT64_MIN : w.by_equity ? out[0].equity : 100 * (int64_t)out[0].score;
+        anchor_job job = jobs[0];
+        if (full && job.bound < threshold) break;
+        if (job.direction != loaded_direction || job.line != loaded_line) {
+            load_line(&w, rules, board, ws, job.direction, job.line);
+            loaded_direction = job.direction;
+            loaded_line = job.line;
         }
-        walk_anchor(&w, jobs[j].anchor, root, root_letters);
+        if (!job.refined) {
+            /* the lexicon checks, only now that the anchor is next: back into the heap with them */
+            const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL);
+            jobs[0].bound = clamp_bound(bound);
+            jobs[0].refined = 1;
+            if (bound == INT64_MIN) jobs[0] = jobs[--n_jobs];
+            job_sift_down(jobs, n_jobs, 0);
+            continue;
+        }
+        jobs[0] = jobs[--n_jobs];
+        job_sift_down(jobs, n_jobs, 0);
+        walk_anchor(&w, job.anchor, root, root_letters);
     }
     *count = w.count;
     return GD_OK;
