@@ -91,9 +91,11 @@ int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
         uint64_t pending; /* its letters not yet taken */
         uint64_t sum;    /* hash of the letters before it */
     } stack[GD_MAX_WORD + 1];
-    /* a lexicon whose header was checked against its arcs visits at most this many arcs here;
-     * one opened without that check and holding more gets no filter rather than a long build */
-    uint64_t budget = ((uint64_t)lex->word_count + 1) * (lex->max_word_length + 1u), accepted = 0;
+    /* the paths walked are substrings of words, reversed: a lexicon whose header was checked
+     * against its arcs visits at most this many arcs here, and one opened without that check and
+     * holding more gets no filter rather than a long build */
+    const uint64_t longest = lex->max_word_length + 1u;
+    uint64_t budget = ((uint64_t)lex->word_count + 1) * longest * (longest + 1) / 2, accepted = 0;
     int depth = 0;
     stack[0].letters = gd_walk_letters(walk, high, 0);
     stack[0].pending = stack[0].letters & ~1ull;

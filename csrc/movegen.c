@@ -55,6 +55,13 @@ typedef struct line_walk {
     unsigned rack_size;
     int32_t bingo_bonus;
     uint8_t word[GD_MAX_DIM]; /* the play's letters, by line position */
+    /* best N's bounds: fit[p] is the highest value of a rack tile allowed on empty square p
+     * (INT32_MIN: none), computed on first use after load_line */
+    unsigned fit_count;
+    uint8_t fit_order[64]; /* the rack's letters, highest value first (fit_count of them) */
+    int32_t fit_blank;     /* a blank's value, or INT32_MIN without blanks */
+    int32_t fit[GD_MAX_DIM];
+    uint32_t fit_known; /* bit p: fit[p] is computed (the bounds read a few squares of a line) */
     /* equity: kept_value[sum of stride[code] over the tiles placed] is what the tiles kept are
      * worth (hundredths of a point); NULL when only scores are wanted */
     const int32_t *kept_value;
@@ -167,7 +174,7 @@ static inline void keep(line_walk *w, const gd_move *m)
 static inline int64_t entry_threshold(const line_walk *w)
 {
     const size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
-    if (w->count < limit) return INT64_MIN;
+    if (!w->top_n || w->stream || limit == 0 || w->count < limit) return INT64_MIN; /* every move is written */
     return w->by_equity ? w->out[0].equity : 100 * (int64_t)w->out[0].score;
 }
 
@@ -426,19 +433,24 @@ static void go_right(line_walk *w, int pos, uint32_t list, uint64_t letters, int
 typedef struct leave_ranker {
     const gd_leaves *lv;
     uint32_t gap[65][GD_MAX_LEAVE + 1];
+    uint32_t below[65][GD_MAX_LEAVE + 2]; /* below[x][m]: ways[x][0] + ... + ways[x][m - 1] */
 } leave_ranker;
 
 static void ranker_init(leave_ranker *rk, const gd_leaves *lv)
 {
     rk->lv = lv;
     const uint32_t n = lv->alphabet_size, kmax = lv->max_leave;
+    for (uint32_t x = 1; x <= n + 1; x++) {
+        rk->below[x][0] = 0;
+        for (uint32_t m = 0; m <= kmax; m++) rk->below[x][m + 1] = rk->below[x][m] + lv->ways[x][m];
+    }
     for (uint32_t r = 0; r <= kmax; r++) rk->gap[0][r] = 0;
     for (uint32_t c = 0; c <= n; c++) {
         for (uint32_t r = 0; r <= kmax; r++) {
-            /* leaves that hold more of code c than none, the codes below agreeing */
-            uint32_t skip = 0, most = lv->limit[c] < r ? lv->limit[c] : r;
-            for (uint32_t j = 1; j <= most; j++) skip += lv->ways[c + 1][r - j];
-            rk->gap[c + 1][r] = rk->gap[c][r] + skip;
+            /* leaves that hold more of code c than none, the codes below agreeing: the sum of
+             * ways[c + 1][r - j] for j = 1 .. most */
+            uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
+            rk->gap[c + 1][r] = rk->gap[c][r] + rk->below[c + 1][r] - rk->below[c + 1][r - most];
         }
     }
 }
@@ -456,8 +468,9 @@ static uint32_t ranker_rank(const leave_ranker *rk, const uint8_t *code, const u
         if (!have) continue;
         if (have > lv->limit[c]) return UINT32_MAX;
         rank += rk->gap[c][r] - rk->gap[next][r];
+        /* leaves holding more of code c: ways[c + 1][r - k] for k = have + 1 .. most */
         uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
-        for (uint32_t k = have + 1; k <= most; k++) rank += lv->ways[c + 1][r - k];
+        rank += rk->below[c + 1][r - have] - rk->below[c + 1][r - most];
         r -= have;
         next = c + 1;
     }
@@ -557,9 +570,15 @@ static void add_exchanges_and_pass(line_walk *w, const gd_rules *rules, const su
         for (uint32_t index = 1; index < sr->total; index++) {
             subrack_used(sr, index, used);
             uint32_t n = 0;
+            for (uint32_t j = 0; j < sr->distinct; j++) n += used[sr->code[j]];
+            if (n > opt->bag_count) continue; /* the bag must refill the rack first */
+            if (w->by_equity && sr->kept_value[index] < entry_threshold(w)) {
+                w->count++; /* as keep() counts a move it does not keep */
+                continue;
+            }
+            n = 0;
             for (uint32_t j = 0; j < sr->distinct; j++)
                 for (uint32_t k = 0; k < used[sr->code[j]]; k++) m.word[n++] = sr->code[j];
-            if (n > opt->bag_count) continue; /* the bag must refill the rack first */
             memset(m.word + n, 0, GD_MAX_DIM - n);
             m.length = (uint8_t)n;
             m.equity = sr->kept_value[index];
@@ -597,6 +616,7 @@ static int load_line(line_walk *w, const gd_rules *rules, const uint8_t *board, 
         w->letter_multiplier[p] = rules->letter_multiplier[s];
         w->word_multiplier[p] = rules->word_multiplier[s];
     }
+    w->fit_known = 0;
     return any_anchor;
 }
 
@@ -675,21 +695,28 @@ static inline int fillable(const line_walk *w, const shadow_rack *sr, int q)
     return (w->cross_set[q] & sr->letters) || (sr->blanks && w->cross_set[q]);
 }
 
-/* The best value a rack tile allowed on square q has. */
-static int32_t best_fit(const line_walk *w, const shadow_rack *sr, int q)
+/* The highest value of a rack tile allowed on empty square q (see line_walk.fit). */
+static int32_t best_fit(line_walk *w, int q)
 {
-    int32_t best = w->cross_set[q] ? sr->blank_value : INT32_MIN;
-    for (uint64_t fits = w->cross_set[q] & sr->letters; fits; fits &= fits - 1u) {
-        int32_t v = w->values[__builtin_ctzll(fits)];
-        if (v > best) best = v;
+    if ((w->fit_known >> q) & 1u) return w->fit[q];
+    const uint64_t allowed = w->cross_set[q];
+    int32_t best = allowed ? w->fit_blank : INT32_MIN;
+    for (unsigned i = 0; i < w->fit_count; i++) {
+        const unsigned letter = w->fit_order[i];
+        if ((allowed >> letter) & 1u) {
+            if (w->values[letter] > best) best = w->values[letter];
+            break;
+        }
     }
+    w->fit[q] = best;
+    w->fit_known |= 1u << q;
     return best;
 }
 
-static void side_add_empty(shadow_side *side, const line_walk *w, const shadow_rack *sr, int q)
+static void side_add_empty(shadow_side *side, line_walk *w, int q)
 {
     const unsigned lm = w->letter_multiplier[q], wm = w->word_multiplier[q];
-    const int64_t fit = best_fit(w, sr, q);
+    const int64_t fit = best_fit(w, q);
     side->word_multiplier *= wm;
     side->lm[lm]++;
     side->main_cap += fit * lm;
@@ -715,7 +742,7 @@ static inline void side_add_tile(shadow_side *side, const line_walk *w, const sh
  * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
  * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
  * bound of the placements no check applies to: no check can bring the anchor's bound below it. */
-static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
+static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
                             int64_t *unchecked)
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
@@ -725,7 +752,7 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr, in
     shadow_side center;
     memset(&center, 0, sizeof center);
     center.word_multiplier = 1;
-    side_add_empty(&center, w, sr, p);
+    side_add_empty(&center, w, p);
     int right = p;
     while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, sr, w->square[++right]);
     int left = p;
@@ -738,7 +765,7 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr, in
     while (n_left < tiles && left > 0 && !w->is_anchor[left - 1] && fillable(w, sr, left - 1)) {
         shadow_side *side = &lefts[n_left];
         *side = lefts[n_left - 1];
-        side_add_empty(side, w, sr, --left);
+        side_add_empty(side, w, --left);
         while (left > 0 && w->square[left - 1]) side_add_tile(side, w, sr, w->square[--left]);
         n_left++;
     }
@@ -747,7 +774,7 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr, in
     while (n_right < tiles && right + 1 < w->length && fillable(w, sr, right + 1)) {
         shadow_side *side = &rights[n_right];
         *side = rights[n_right - 1];
-        side_add_empty(side, w, sr, ++right);
+        side_add_empty(side, w, ++right);
         while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, sr, w->square[++right]);
         n_right++;
     }
@@ -925,9 +952,9 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     *count = 0;
     if (!lex->walk)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
-    int rc = gd_check_rules(rules, err);
-    if (rc) return rc;
     const gd_workspace *ws = workspace;
+    int rc = gd_check_prepared_rules(ws, rules, err);
+    if (rc) return rc;
     if (ws->magic != GD_WORKSPACE_MAGIC || ws->rows != rules->rows || ws->cols != rules->cols ||
         ws->alphabet_size != lex->alphabet_size)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the workspace was not prepared for this board and lexicon");
@@ -1036,6 +1063,14 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     rack_info.prefix[0] = 0;
     for (unsigned i = 0; i < n_values; i++) rack_info.prefix[i + 1] = rack_info.prefix[i] + rack_info.values[i];
     shadow_lexicon_init(&rack_info, &w, &sr, lex);
+    w.fit_blank = rack_info.blank_value;
+    w.fit_count = 0;
+    for (unsigned c = 1; c <= lex->alphabet_size; c++) {
+        if (!rack_counts[c]) continue;
+        unsigned i = w.fit_count++;
+        for (; i > 0 && w.values[w.fit_order[i - 1]] < w.values[c]; i--) w.fit_order[i] = w.fit_order[i - 1];
+        w.fit_order[i] = (uint8_t)c;
+    }
     w.best_kept = rack_info.best_kept;
     anchor_job jobs[2 * GD_MAX_SQUARES]; /* a heap */
     size_t n_jobs = 0;

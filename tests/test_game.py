@@ -304,6 +304,56 @@ def test_best_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon, by_equity:
     assert positions > 150
 
 
+def test_best_with_bounds_on_racks_near_a_bingo(sowpods: Lexicon) -> None:
+    """The bounds drop placements of the whole rack, or all but one tile, whose letters with the
+    board tiles of the main word spell no word (the anagram filter): best 1 with bounds is still
+    the best of every move, on racks that are seven letters of an eight-letter word (a bingo
+    through one board tile, or none), with and without a blank, and with a random table."""
+    rng = random.Random(5)
+    text, _ = random_csv(ENGLISH, rng, 20000)
+    leaves = Leaves.from_csv(text, ENGLISH)
+    rules = core_rules(ENGLISH)
+    solver = Solver(sowpods, ENGLISH)
+    workspace = core.new_workspace()
+    options = ffi.new("gd_equity_options *")
+    out = ffi.new("gd_move[]", 1)
+    count = ffi.new("size_t *")
+    err = ffi.new("gd_error *")
+    eights = sowpods.pattern("????????")
+    positions = 0
+    for seed in range(3):
+        game = Game.new(sowpods, seed=100 + seed)
+        while not game.over and positions < 12 * (seed + 1):
+            board = game.board
+            for _ in range(3):
+                letters = list(rng.choice(eights))
+                letters.pop(rng.randrange(8))
+                if rng.random() < 0.3:
+                    letters[rng.randrange(7)] = "?"
+                rack = Rack("".join(letters), ENGLISH)
+                valuation = solver.valuation(board, rack, leaves=leaves, exchanges=True, bag=game.bag_count)
+                _n, records = solver.solve_raw(board, rack, None, valuation)
+                every = (records[i : i + 48] for i in range(0, len(records), 48))
+                best = min(every, key=lambda r: _rank_by_equity(core_move(r)))
+                core.prepare(sowpods._core, rules, workspace, board.codes())
+                options.leaves = ffi.cast("gd_leaves *", leaves.core)
+                options.bag_count = game.bag_count
+                options.opponent_rack_value = valuation.opponent_rack_value
+                options.exchanges = 1
+                setattr(options, "pass", 1)
+                options.by_equity = 1
+                options.prune = 1
+                rc = lib.gd_generate_equity(
+                    sowpods._core.struct, rules, board.codes(), workspace.memory, rack.counts(), options, 1,
+                    out, 1, count, err,
+                )  # fmt: skip
+                assert rc == 0
+                assert ffi.buffer(out, 48)[:] == best, (board, rack)
+                positions += 1
+            game.play(game.best_move("equity", leaves=leaves))
+    assert positions >= 36
+
+
 def core_move(record: bytes) -> tuple:  # type: ignore[type-arg]
     from gaddag_solver.move import MOVE_RECORD
 
