@@ -488,7 +488,28 @@ typedef struct subracks {
     uint8_t have[64];          /* their counts */
     uint32_t stride[64];       /* by code */
     int32_t kept_value[MAX_SUBRACKS];
+    uint8_t tiles_used[MAX_SUBRACKS]; /* how many tiles each sub-multiset holds */
 } subracks;
+
+/* From used[] (by code) of sub-multiset `index` to that of index + 1: a mixed-radix count, the
+ * first code the lowest digit. */
+static void subrack_step(const subracks *sr, uint8_t *used)
+{
+    for (uint32_t j = 0; j < sr->distinct; j++) {
+        const uint8_t c = sr->code[j];
+        if (used[c] < sr->have[j]) {
+            used[c]++;
+            return;
+        }
+        used[c] = 0;
+    }
+}
+
+/* How many blanks sub-multiset `index` holds (blanks, code 0, are its lowest digit). */
+static inline uint32_t subrack_blanks(const subracks *sr, uint32_t index)
+{
+    return sr->distinct && sr->code[0] == 0 ? index % (sr->have[0] + 1u) : 0;
+}
 
 /* Decode sub-multiset `index` into used[] (by code). */
 static void subrack_used(const subracks *sr, uint32_t index, uint8_t *used)
@@ -526,8 +547,9 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
     const int lookup = opt->leaves && !bag_empty;
     if (lookup) ranker_init(&rk, opt->leaves);
     uint8_t used[64] = {0}, kept[64] = {0}, kept_by_position[64];
-    for (uint32_t index = 0; index < sr->total; index++) {
-        subrack_used(sr, index, used);
+    uint32_t rack_tiles = 0;
+    for (uint32_t j = 0; j < sr->distinct; j++) rack_tiles += sr->have[j];
+    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, used)) {
         uint32_t kept_tiles = 0;
         for (uint32_t j = 0; j < sr->distinct; j++) {
             uint8_t c = sr->code[j];
@@ -549,6 +571,7 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
             if (rank != UINT32_MAX) PREFETCH(&opt->leaves->values[rank]);
         }
         sr->kept_value[index] = value;
+        sr->tiles_used[index] = (uint8_t)(rack_tiles - kept_tiles);
     }
     if (lookup)
         for (uint32_t index = 0; index < sr->total; index++) {
@@ -568,15 +591,13 @@ static void add_exchanges_and_pass(line_walk *w, const gd_rules *rules, const su
         uint8_t used[64] = {0};
         m.kind = GD_EXCHANGE;
         for (uint32_t index = 1; index < sr->total; index++) {
-            subrack_used(sr, index, used);
-            uint32_t n = 0;
-            for (uint32_t j = 0; j < sr->distinct; j++) n += used[sr->code[j]];
-            if (n > opt->bag_count) continue; /* the bag must refill the rack first */
+            if (sr->tiles_used[index] > opt->bag_count) continue; /* the bag must refill the rack first */
             if (w->by_equity && sr->kept_value[index] < entry_threshold(w)) {
                 w->count++; /* as keep() counts a move it does not keep */
                 continue;
             }
-            n = 0;
+            subrack_used(sr, index, used);
+            uint32_t n = 0;
             for (uint32_t j = 0; j < sr->distinct; j++)
                 for (uint32_t k = 0; k < used[sr->code[j]]; k++) m.word[n++] = sr->code[j];
             memset(m.word + n, 0, GD_MAX_DIM - n);
@@ -882,13 +903,11 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
     unsigned listed_size[MAX_CHECKED], n_listed = 0;
     uint8_t used[64] = {0};
     for (uint32_t index = 0; index < sr->total; index++) {
-        subrack_used(sr, index, used);
-        unsigned k = 0;
-        for (uint32_t j = 0; j < sr->distinct; j++) k += used[sr->code[j]];
+        const unsigned k = sr->tiles_used[index];
         const int32_t kept = w->by_equity ? sr->kept_value[index] : 0; /* by score: only the score counts */
         if (kept > rack_info->best_kept[k]) rack_info->best_kept[k] = kept;
         if (k < rack_info->checked_from) continue;
-        if (used[0]) {
+        if (subrack_blanks(sr, index)) {
             if (kept > rack_info->blank_kept[k]) rack_info->blank_kept[k] = kept;
         } else if (n_listed < MAX_CHECKED) {
             listed_index[n_listed] = index;
