@@ -2,7 +2,7 @@
 """Self-play benchmark: games per second on one core, whole games played in C.
 
     .venv/bin/python bench/autoplay.py [--lexicon sowpods] [--games 400] [--seed 1] [--repeat 3]
-                                       [--leaves NAME|PATH | --plausible-leaves] [--json]
+                                       [--leaves NAME|PATH | --plausible-leaves] [--instructions] [--json]
 
 For each matchup (equity vs equity without a table; equity vs equity with a leave table when
 one is given — ``--plausible-leaves`` builds bench/equity.py's hand-made table of realistic
@@ -10,12 +10,20 @@ values; greedy vs greedy) it plays --games games in this process (``--workers 1`
 pool), after two warm-up games that load the lexicon, and prints games per second (the fastest
 of --repeat runs of the same games), turns per game and microseconds per turn. The target is
 550 games/s per core for equity vs equity (the ratio column); greedy vs greedy has no target.
+
+Wall time on a shared machine swings by a third between runs. ``--instructions`` also plays the
+same games under valgrind's callgrind, counting only inside gd_play_game, and prints millions of
+instructions per game: the same count on every run, so a change to the generator can be judged
+on a busy machine (it takes about a minute per 100 games).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,6 +46,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="runs per matchup; the fastest is kept")
     parser.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions per game under callgrind"
+    )
     tables = parser.add_mutually_exclusive_group()
     tables.add_argument("--leaves", help="also time equity vs equity with this leave table")
     tables.add_argument(
@@ -74,6 +85,7 @@ def run_matchups(args: argparse.Namespace, matchups: list[tuple[str, str, float 
         )
         turns = run.summary.turns_per_game
         rate = run.games_per_second
+        instructions = count_instructions(args, first, second) if args.instructions else None
         rows.append(
             {
                 "matchup": "equity+table vs equity+table" if ":" in first else f"{first} vs {second}",
@@ -84,13 +96,59 @@ def run_matchups(args: argparse.Namespace, matchups: list[tuple[str, str, float 
                 "us_per_turn": 1e6 / (rate * turns),
                 "target": target,
                 "ratio": rate / target if target else None,
+                "instructions_per_game": instructions,
             }
         )
     return rows
 
 
+CHILD = """
+import sys
+sys.path.insert(0, {pycore!r})
+from gaddag_solver.game.autoplay import Match, PlayerSpec, play_chunk
+match = Match.create({lexicon!r}, "english", [PlayerSpec.parse({first!r}), PlayerSpec.parse({second!r})])
+play_chunk(match, {seed}, 0, {games})
+"""
+
+
+def count_instructions(args: argparse.Namespace, first: str, second: str) -> float:
+    """Instructions per game executed inside gd_play_game (lexicon loading and Python excluded)."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        raise SystemExit("--instructions needs valgrind")
+    with tempfile.TemporaryDirectory() as folder:
+        code = CHILD.format(
+            pycore=str(ROOT / "pycore"),
+            lexicon=args.lexicon,
+            first=first,
+            second=second,
+            seed=args.seed,
+            games=args.games,
+        )
+        result = subprocess.run(
+            [
+                valgrind,
+                "--tool=callgrind",
+                "--toggle-collect=gd_play_game",
+                f"--callgrind-out-file={folder}/callgrind.out",
+                sys.executable,
+                "-c",
+                code,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if not found:
+        raise SystemExit(f"callgrind printed no count:\n{result.stderr[-2000:]}")
+    return int(found.group(1)) / args.games
+
+
 def print_table(args: argparse.Namespace, rows: list[dict]) -> None:
     header = ["matchup", "games", "seconds", "games/s", "turns/game", "µs/turn", "target", "ratio"]
+    if args.instructions:
+        header.append("M instr/game")
     table = [header] + [
         [
             r["matchup"],
@@ -102,6 +160,7 @@ def print_table(args: argparse.Namespace, rows: list[dict]) -> None:
             f"{r['target']:.0f}" if r["target"] else "-",
             f"{r['ratio']:.2f}" if r["ratio"] else "-",
         ]
+        + ([f"{r['instructions_per_game'] / 1e6:.2f}"] if args.instructions else [])
         for r in rows
     ]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]

@@ -28,17 +28,21 @@ static uint64_t score_ceiling(const gd_rules *rules)
     }
     for (int direction = 0; direction < 2; direction++) {
         const uint32_t lines = direction == GD_ACROSS ? rows : cols, length = direction == GD_ACROSS ? cols : rows;
+        const uint32_t step = direction == GD_ACROSS ? 1 : cols;
         for (uint32_t line = 0; line < lines; line++) {
-            uint8_t premium[GD_MAX_DIM]; /* the line's word premiums, highest first */
-            for (uint32_t p = 0; p < length; p++) {
-                const uint32_t s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
-                uint8_t m = rules->word_multiplier[s] ? rules->word_multiplier[s] : 1u;
-                uint32_t q = p;
+            /* the line's word premiums above 1, highest first (the rest multiply by 1): this runs
+             * on every generation call, and most squares have none */
+            uint8_t premium[GD_MAX_DIM];
+            uint32_t n = 0;
+            for (uint32_t p = 0, s = direction == GD_ACROSS ? line * cols : line; p < length; p++, s += step) {
+                const uint8_t m = rules->word_multiplier[s];
+                if (m <= 1) continue;
+                uint32_t q = n++;
                 for (; q > 0 && premium[q - 1] < m; q--) premium[q] = premium[q - 1];
                 premium[q] = m;
             }
             uint64_t product = 1;
-            for (uint32_t p = 0; p < length && p < tiles; p++) {
+            for (uint32_t p = 0; p < n && p < tiles; p++) {
                 product *= premium[p];
                 if (product > GD_MAX_SCORE) product = GD_MAX_SCORE + 1;
             }
@@ -116,9 +120,10 @@ static uint64_t all_letters_of(const gd_lexicon *lex)
     return ((lex->alphabet_size >= 63) ? ~0ull : ((1ull << (lex->alphabet_size + 1)) - 1)) & ~1ull;
 }
 
-/* Anchor, cross-sets and cross-scores of square (r, c) from its neighbours on `board`. */
+/* Anchor, cross-sets and cross-scores of square (r, c) from its neighbours on `board`: the
+ * cross-sets of the directions in `directions` (bit d for direction d), the others unchanged. */
 static void compute_square(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, gd_workspace *ws,
-                           uint32_t r, uint32_t c, uint64_t all_letters)
+                           uint32_t r, uint32_t c, uint64_t all_letters, unsigned directions)
 {
     const uint32_t rows = rules->rows, cols = rules->cols;
     uint32_t s = r * cols + c;
@@ -137,6 +142,7 @@ static void compute_square(const gd_lexicon *lex, const gd_rules *rules, const u
     if (ws->empty_board && r == rules->start_row && c == rules->start_col) ws->anchor[s] = 1;
     /* d = across plays: the perpendicular word runs down the column, and vice versa */
     for (int d = 0; d < 2; d++) {
+        if (!((directions >> d) & 1u)) continue;
         int before_any = d == GD_ACROSS ? up : left;
         int after_any = d == GD_ACROSS ? down : right;
         if (!before_any && !after_any) {
@@ -181,6 +187,13 @@ static int check_board(const gd_lexicon *lex, const gd_rules *rules, const uint8
     return GD_OK;
 }
 
+int gd_check_prepared_rules(const gd_workspace *ws, const gd_rules *rules, gd_error *err)
+{
+    if (rules && ws->magic == GD_WORKSPACE_MAGIC && memcmp(rules, &ws->checked_rules, sizeof *rules) == 0)
+        return GD_OK;
+    return gd_check_rules(rules, err);
+}
+
 static int check_inputs(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace,
                         gd_error *err)
 {
@@ -189,15 +202,15 @@ static int check_inputs(const gd_lexicon *lex, const gd_rules *rules, const uint
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
     if (lex->flags & GD_LEXICON_DAWG)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a DAWG was given to the GADDAG generator (see gd_dawg_prepare)");
-    return gd_check_rules(rules, err);
+    return gd_check_prepared_rules(workspace, rules, err);
 }
 
 int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace, gd_error *err)
 {
+    gd_workspace *ws = workspace;
+    if (ws) ws->magic = 0; /* the rules are checked afresh */
     int rc = check_inputs(lex, rules, board, workspace, err);
     if (rc) return rc;
-    gd_workspace *ws = workspace;
-    ws->magic = 0;
     ws->rows = rules->rows;
     ws->cols = rules->cols;
     ws->alphabet_size = lex->alphabet_size;
@@ -207,7 +220,8 @@ int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boar
     ws->empty_board = empty;
     const uint64_t all_letters = all_letters_of(lex);
     for (uint32_t r = 0; r < rules->rows; r++)
-        for (uint32_t c = 0; c < rules->cols; c++) compute_square(lex, rules, board, ws, r, c, all_letters);
+        for (uint32_t c = 0; c < rules->cols; c++) compute_square(lex, rules, board, ws, r, c, all_letters, 3);
+    ws->checked_rules = *rules;
     ws->magic = GD_WORKSPACE_MAGIC;
     return GD_OK;
 }
@@ -240,7 +254,7 @@ int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uin
         rc = check_board(lex, rules, board, &empty, err);
         if (rc) return rc;
         ws->empty_board = empty;
-        compute_square(lex, rules, board, ws, rules->start_row, rules->start_col, all_letters);
+        compute_square(lex, rules, board, ws, rules->start_row, rules->start_col, all_letters, 3);
     }
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
     for (int k = 0; k < move->length; k++) {
@@ -248,15 +262,18 @@ int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uin
         int r = move->row + (across ? 0 : k), c = move->col + (across ? k : 0);
         if (!board[r * cols + c])
             return gd_set_error(err, GD_ERR_ARGUMENT, 0, "square (%d, %d) of the play is empty on the board", r, c);
-        compute_square(lex, rules, board, ws, (uint32_t)r, (uint32_t)c, all_letters);
+        compute_square(lex, rules, board, ws, (uint32_t)r, (uint32_t)c, all_letters, 3);
         for (int d = 0; d < 4; d++) {
             int rr = r + dr[d], cc = c + dc[d];
             while (rr >= 0 && rr < rows && cc >= 0 && cc < cols && board[rr * cols + cc]) {
                 rr += dr[d];
                 cc += dc[d];
             }
+            /* past a run up or down the column only the column's word changed, whose cross-set
+             * across plays use; past a run along the row, only the row's */
             if (rr >= 0 && rr < rows && cc >= 0 && cc < cols)
-                compute_square(lex, rules, board, ws, (uint32_t)rr, (uint32_t)cc, all_letters);
+                compute_square(lex, rules, board, ws, (uint32_t)rr, (uint32_t)cc, all_letters,
+                               d < 2 ? 1u << GD_ACROSS : 1u << GD_DOWN);
         }
     }
     return GD_OK;

@@ -339,11 +339,17 @@ int gd_open_automaton(gd_lexicon *lex, const uint8_t *data, size_t size, void *s
 
 static int walk_needs_high(const gd_lexicon *lex) { return lex->alphabet_size >= GD_WALK_SET_BITS; }
 
+/* The entries and their high letter bits (the anagram filter comes before them). */
+static size_t walk_entries_size(const gd_lexicon *lex)
+{
+    size_t arcs = lex->arc_count;
+    return arcs * sizeof(uint64_t) + (walk_needs_high(lex) ? arcs * sizeof(uint32_t) : 0);
+}
+
 size_t gd_walk_index_size(const gd_lexicon *lex)
 {
     if (!lex || !lex->arcs) return 0;
-    size_t arcs = lex->arc_count;
-    return arcs * sizeof(uint64_t) + (walk_needs_high(lex) ? arcs * sizeof(uint32_t) : 0);
+    return walk_entries_size(lex) + gd_anagram_filter_size(lex);
 }
 
 int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err)
@@ -356,7 +362,10 @@ int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *er
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the walk index needs %zu bytes, the buffer has %zu", needed, size);
     const uint32_t *arcs = lex->arcs;
     const uint32_t count = lex->arc_count;
-    uint64_t *walk = buffer;
+    /* the anagram filter first, so that the walk entries end the buffer: a read past them is a
+     * read past the buffer, which the sanitizers report */
+    const size_t filter_size = gd_anagram_filter_size(lex);
+    uint64_t *walk = (uint64_t *)((uint8_t *)buffer + filter_size);
     uint32_t *high = walk_needs_high(lex) ? (uint32_t *)(walk + count) : NULL;
 
     /* Pass 1, backward: the letters from each arc to the end of its sibling list, parked in
@@ -377,6 +386,7 @@ int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *er
     }
     lex->walk = walk;
     lex->walk_high = high;
+    gd_build_anagram_filter(lex, buffer, filter_size);
     return GD_OK;
 }
 

@@ -55,6 +55,13 @@ typedef struct line_walk {
     unsigned rack_size;
     int32_t bingo_bonus;
     uint8_t word[GD_MAX_DIM]; /* the play's letters, by line position */
+    /* best N's bounds: fit[p] is the highest value of a rack tile allowed on empty square p
+     * (INT32_MIN: none), computed on first use after load_line */
+    unsigned fit_count;
+    uint8_t fit_order[64]; /* the rack's letters, highest value first (fit_count of them) */
+    int32_t fit_blank;     /* a blank's value, or INT32_MIN without blanks */
+    int32_t fit[GD_MAX_DIM];
+    uint32_t fit_known; /* bit p: fit[p] is computed (the bounds read a few squares of a line) */
     /* equity: kept_value[sum of stride[code] over the tiles placed] is what the tiles kept are
      * worth (hundredths of a point); NULL when only scores are wanted */
     const int32_t *kept_value;
@@ -63,6 +70,9 @@ typedef struct line_walk {
     int by_equity;
     uint32_t directions; /* GD_DIRECTIONS_*: the directions walked */
     gd_work work;        /* counted with GD_COUNT_WORK */
+    /* best N with bounds: a play with blanks is not split into its blank choices when
+     * best_kept[tiles placed] cannot lift it to the moves kept (NULL: always split) */
+    const int32_t *best_kept;
     /* output */
     gd_move *out;
     size_t capacity;
@@ -176,6 +186,15 @@ static inline void keep(line_walk *w, const gd_move *m)
     }
 }
 
+/* Whether best N's output is full, and what a move must reach to enter it (equity, or 100 * score
+ * when ranking by score). */
+static inline int64_t entry_threshold(const line_walk *w)
+{
+    const size_t limit = w->top_n < w->capacity ? w->top_n : w->capacity;
+    if (!w->top_n || w->stream || limit == 0 || w->count < limit) return INT64_MIN; /* every move is written */
+    return w->by_equity ? w->out[0].equity : 100 * (int64_t)w->out[0].score;
+}
+
 static void emit(line_walk *w, int left, int right, int32_t score, unsigned placed)
 {
     gd_move m;
@@ -252,6 +271,10 @@ static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t 
     int32_t score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
     if (!w->blanks) {
         emit(w, left, right, score, placed);
+        return;
+    }
+    if (w->best_kept && 100 * (int64_t)score + w->best_kept[placed] < entry_threshold(w)) {
+        w->count++; /* counted, as emit counts a move it does not keep: one for all its blank choices */
         return;
     }
     uint8_t spare[64];
@@ -427,19 +450,24 @@ static void go_right(line_walk *w, int pos, uint32_t list, uint64_t letters, int
 typedef struct leave_ranker {
     const gd_leaves *lv;
     uint32_t gap[65][GD_MAX_LEAVE + 1];
+    uint32_t below[65][GD_MAX_LEAVE + 2]; /* below[x][m]: ways[x][0] + ... + ways[x][m - 1] */
 } leave_ranker;
 
 static void ranker_init(leave_ranker *rk, const gd_leaves *lv)
 {
     rk->lv = lv;
     const uint32_t n = lv->alphabet_size, kmax = lv->max_leave;
+    for (uint32_t x = 1; x <= n + 1; x++) {
+        rk->below[x][0] = 0;
+        for (uint32_t m = 0; m <= kmax; m++) rk->below[x][m + 1] = rk->below[x][m] + lv->ways[x][m];
+    }
     for (uint32_t r = 0; r <= kmax; r++) rk->gap[0][r] = 0;
     for (uint32_t c = 0; c <= n; c++) {
         for (uint32_t r = 0; r <= kmax; r++) {
-            /* leaves that hold more of code c than none, the codes below agreeing */
-            uint32_t skip = 0, most = lv->limit[c] < r ? lv->limit[c] : r;
-            for (uint32_t j = 1; j <= most; j++) skip += lv->ways[c + 1][r - j];
-            rk->gap[c + 1][r] = rk->gap[c][r] + skip;
+            /* leaves that hold more of code c than none, the codes below agreeing: the sum of
+             * ways[c + 1][r - j] for j = 1 .. most */
+            uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
+            rk->gap[c + 1][r] = rk->gap[c][r] + rk->below[c + 1][r] - rk->below[c + 1][r - most];
         }
     }
 }
@@ -457,8 +485,9 @@ static uint32_t ranker_rank(const leave_ranker *rk, const uint8_t *code, const u
         if (!have) continue;
         if (have > lv->limit[c]) return UINT32_MAX;
         rank += rk->gap[c][r] - rk->gap[next][r];
+        /* leaves holding more of code c: ways[c + 1][r - k] for k = have + 1 .. most */
         uint32_t most = lv->limit[c] < r ? lv->limit[c] : r;
-        for (uint32_t k = have + 1; k <= most; k++) rank += lv->ways[c + 1][r - k];
+        rank += rk->below[c + 1][r - have] - rk->below[c + 1][r - most];
         r -= have;
         next = c + 1;
     }
@@ -476,7 +505,28 @@ typedef struct subracks {
     uint8_t have[64];          /* their counts */
     uint32_t stride[64];       /* by code */
     int32_t kept_value[MAX_SUBRACKS];
+    uint8_t tiles_used[MAX_SUBRACKS]; /* how many tiles each sub-multiset holds */
 } subracks;
+
+/* From used[] (by code) of sub-multiset `index` to that of index + 1: a mixed-radix count, the
+ * first code the lowest digit. */
+static void subrack_step(const subracks *sr, uint8_t *used)
+{
+    for (uint32_t j = 0; j < sr->distinct; j++) {
+        const uint8_t c = sr->code[j];
+        if (used[c] < sr->have[j]) {
+            used[c]++;
+            return;
+        }
+        used[c] = 0;
+    }
+}
+
+/* How many blanks sub-multiset `index` holds (blanks, code 0, are its lowest digit). */
+static inline uint32_t subrack_blanks(const subracks *sr, uint32_t index)
+{
+    return sr->distinct && sr->code[0] == 0 ? index % (sr->have[0] + 1u) : 0;
+}
 
 /* Decode sub-multiset `index` into used[] (by code). */
 static void subrack_used(const subracks *sr, uint32_t index, uint8_t *used)
@@ -514,8 +564,9 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
     const int lookup = opt->leaves && !bag_empty;
     if (lookup) ranker_init(&rk, opt->leaves);
     uint8_t used[64] = {0}, kept[64] = {0}, kept_by_position[64];
-    for (uint32_t index = 0; index < sr->total; index++) {
-        subrack_used(sr, index, used);
+    uint32_t rack_tiles = 0;
+    for (uint32_t j = 0; j < sr->distinct; j++) rack_tiles += sr->have[j];
+    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, used)) {
         uint32_t kept_tiles = 0;
         for (uint32_t j = 0; j < sr->distinct; j++) {
             uint8_t c = sr->code[j];
@@ -537,6 +588,7 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
             if (rank != UINT32_MAX) PREFETCH(&opt->leaves->values[rank]);
         }
         sr->kept_value[index] = value;
+        sr->tiles_used[index] = (uint8_t)(rack_tiles - kept_tiles);
     }
     if (lookup)
         for (uint32_t index = 0; index < sr->total; index++) {
@@ -556,11 +608,15 @@ static void add_exchanges_and_pass(line_walk *w, const gd_rules *rules, const su
         uint8_t used[64] = {0};
         m.kind = GD_EXCHANGE;
         for (uint32_t index = 1; index < sr->total; index++) {
+            if (sr->tiles_used[index] > opt->bag_count) continue; /* the bag must refill the rack first */
+            if (w->by_equity && sr->kept_value[index] < entry_threshold(w)) {
+                w->count++; /* as keep() counts a move it does not keep */
+                continue;
+            }
             subrack_used(sr, index, used);
             uint32_t n = 0;
             for (uint32_t j = 0; j < sr->distinct; j++)
                 for (uint32_t k = 0; k < used[sr->code[j]]; k++) m.word[n++] = sr->code[j];
-            if (n > opt->bag_count) continue; /* the bag must refill the rack first */
             memset(m.word + n, 0, GD_MAX_DIM - n);
             m.length = (uint8_t)n;
             m.equity = sr->kept_value[index];
@@ -598,6 +654,7 @@ static int load_line(line_walk *w, const gd_rules *rules, const uint8_t *board, 
         w->letter_multiplier[p] = rules->letter_multiplier[s];
         w->word_multiplier[p] = rules->word_multiplier[s];
     }
+    w->fit_known = 0;
     return any_anchor;
 }
 
@@ -623,9 +680,12 @@ static void walk_anchor(line_walk *w, int anchor, uint32_t root, uint64_t root_l
  * covers every narrower one, since adding squares never lowers this bound.
  */
 #define BOUND_MAX_PREMIUM 4 /* letter and word premiums the bucket counts handle */
+#define MAX_CHECKED 64      /* sub-racks listed for the lexicon checks of main words through tiles */
 
 typedef struct shadow_side {
     int64_t board;         /* face value of the tiles */
+    unsigned through;      /* how many tiles */
+    uint64_t through_sum;  /* their letters' anagram-filter hash */
     int64_t word_multiplier;
     int64_t cross_const;   /* cross-words' tiles, times their word premium */
     uint8_t lm[BOUND_MAX_PREMIUM + 1];                           /* empties by letter premium */
@@ -641,28 +701,60 @@ typedef struct shadow_rack {
     unsigned blanks;
     int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
     int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
+    /* The lexicon: the blank-free sub-racks of checked_from tiles or more are listed by size,
+     * best kept value first, with their hashes. For a placement of k >= checked_from tiles, the
+     * first whose letters, with the board tiles in the main word, may spell a word gives the
+     * best kept value (sub-racks with a blank are not checked: blank_kept). Only the largest
+     * placements are checked: they carry the bingo bonus, and for smaller ones some word nearly
+     * always exists, so probing would cost more than it saves. */
+    gd_anagram_filter filter;
+    unsigned checked_from;
+    uint8_t list_start[GD_MAX_DIM + 2]; /* sizes k: entries list_start[k] .. list_start[k + 1] */
+    uint64_t list_sum[MAX_CHECKED];
+    int32_t list_kept[MAX_CHECKED];
+    int32_t blank_kept[GD_MAX_DIM + 1];
 } shadow_rack;
+
+/* The best kept value when k rack tiles are placed in a main word whose board tiles hash to
+ * `board_sum`: over the sub-racks whose letters with those tiles may spell a word. */
+static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k)
+{
+    int32_t best = sr->blank_kept[k];
+    const unsigned start = sr->list_start[k], end = sr->list_start[k + 1];
+    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
+        gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
+    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
+        if (gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i])) return sr->list_kept[i];
+    return best;
+}
 
 static inline int fillable(const line_walk *w, const shadow_rack *sr, int q)
 {
     return (w->cross_set[q] & sr->letters) || (sr->blanks && w->cross_set[q]);
 }
 
-/* The best value a rack tile allowed on square q has. */
-static int32_t best_fit(const line_walk *w, const shadow_rack *sr, int q)
+/* The highest value of a rack tile allowed on empty square q (see line_walk.fit). */
+static int32_t best_fit(line_walk *w, int q)
 {
-    int32_t best = w->cross_set[q] ? sr->blank_value : INT32_MIN;
-    for (uint64_t fits = w->cross_set[q] & sr->letters; fits; fits &= fits - 1u) {
-        int32_t v = w->values[__builtin_ctzll(fits)];
-        if (v > best) best = v;
+    if ((w->fit_known >> q) & 1u) return w->fit[q];
+    const uint64_t allowed = w->cross_set[q];
+    int32_t best = allowed ? w->fit_blank : INT32_MIN;
+    for (unsigned i = 0; i < w->fit_count; i++) {
+        const unsigned letter = w->fit_order[i];
+        if ((allowed >> letter) & 1u) {
+            if (w->values[letter] > best) best = w->values[letter];
+            break;
+        }
     }
+    w->fit[q] = best;
+    w->fit_known |= 1u << q;
     return best;
 }
 
-static void side_add_empty(shadow_side *side, const line_walk *w, const shadow_rack *sr, int q)
+static void side_add_empty(shadow_side *side, line_walk *w, int q)
 {
     const unsigned lm = w->letter_multiplier[q], wm = w->word_multiplier[q];
-    const int64_t fit = best_fit(w, sr, q);
+    const int64_t fit = best_fit(w, q);
     side->word_multiplier *= wm;
     side->lm[lm]++;
     side->main_cap += fit * lm;
@@ -677,12 +769,19 @@ static inline int64_t tile_face(const line_walk *w, uint8_t here)
     return (here & GD_BLANK_FLAG) ? w->values[0] : w->values[here & 63u];
 }
 
-static inline void side_add_tile(shadow_side *side, const line_walk *w, uint8_t here)
+static inline void side_add_tile(shadow_side *side, const line_walk *w, const shadow_rack *sr, uint8_t here)
 {
     side->board += tile_face(w, here);
+    side->through++;
+    if (sr->filter.letter_hash) side->through_sum += sr->filter.letter_hash[here & 63u];
 }
 
-static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
+/* The bound of anchor p. With `refine`, placements through board tiles that could beat
+ * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
+ * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
+ * bound of the placements no check applies to: no check can bring the anchor's bound below it. */
+static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
+                            int64_t *unchecked)
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
     const unsigned tiles = sr->tiles;
@@ -691,11 +790,11 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
     shadow_side center;
     memset(&center, 0, sizeof center);
     center.word_multiplier = 1;
-    side_add_empty(&center, w, sr, p);
+    side_add_empty(&center, w, p);
     int right = p;
-    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, w->square[++right]);
+    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, sr, w->square[++right]);
     int left = p;
-    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, w->square[--left]);
+    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, sr, w->square[--left]);
 
     shadow_side lefts[GD_MAX_DIM], rights[GD_MAX_DIM];
     unsigned n_left = 1, n_right = 1;
@@ -704,8 +803,8 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
     while (n_left < tiles && left > 0 && !w->is_anchor[left - 1] && fillable(w, sr, left - 1)) {
         shadow_side *side = &lefts[n_left];
         *side = lefts[n_left - 1];
-        side_add_empty(side, w, sr, --left);
-        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, w->square[--left]);
+        side_add_empty(side, w, --left);
+        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, sr, w->square[--left]);
         n_left++;
     }
     memset(&rights[0], 0, sizeof rights[0]);
@@ -713,17 +812,25 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
     while (n_right < tiles && right + 1 < w->length && fillable(w, sr, right + 1)) {
         shadow_side *side = &rights[n_right];
         *side = rights[n_right - 1];
-        side_add_empty(side, w, sr, ++right);
-        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, w->square[++right]);
+        side_add_empty(side, w, ++right);
+        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, sr, w->square[++right]);
         n_right++;
     }
 
+    /* the checks' answers by the board tiles taken on each side (their counts name them: the
+     * sides only grow) and the tiles placed */
+    struct {
+        uint8_t left_through, right_through;
+        int32_t kept[3];
+    } checked[16];
+    unsigned n_checked = 0;
     int64_t best = INT64_MIN;
     for (unsigned a = 0; a < n_left; a++) {
         const shadow_side *l = &lefts[a];
         for (unsigned b = 0; b < n_right && a + b + 1 <= tiles; b++) {
             const shadow_side *r = &rights[b];
             const unsigned k = a + b + 1;
+            const int32_t kept = sr->best_kept[k];
             /* the k highest values on the highest letter premiums: 4s, then 3s, 2s, the rest 1 */
             const int64_t *prefix = sr->prefix;
             unsigned n4 = center.lm[4] + l->lm[4] + r->lm[4];
@@ -736,8 +843,28 @@ static int64_t anchor_bound(const line_walk *w, int p, const shadow_rack *sr)
             int64_t score = (center.board + l->board + r->board + (main < main_cap ? main : main_cap)) * wm +
                             center.cross_const + l->cross_const + r->cross_const + cross_cap +
                             (k == w->rack_size ? w->bingo_bonus : 0);
-            int64_t equity = 100 * score + sr->best_kept[k];
+            int64_t equity = 100 * score + kept;
+            if (refine && k >= sr->checked_from && equity >= threshold) {
+                unsigned i = 0;
+                while (i < n_checked && (checked[i].left_through != l->through || checked[i].right_through != r->through))
+                    i++;
+                if (i == n_checked && n_checked < 16) {
+                    checked[n_checked].left_through = (uint8_t)l->through;
+                    checked[n_checked].right_through = (uint8_t)r->through;
+                    for (unsigned j = 0; j < 3; j++) checked[n_checked].kept[j] = INT32_MAX; /* not asked yet */
+                    n_checked++;
+                }
+                int32_t *memo = i < n_checked ? &checked[i].kept[k - sr->checked_from] : NULL;
+                int32_t kept_checked = memo ? *memo : INT32_MAX;
+                if (kept_checked == INT32_MAX) {
+                    kept_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k);
+                    if (memo) *memo = kept_checked;
+                }
+                if (kept_checked == INT32_MIN) continue;
+                equity = 100 * score + kept_checked;
+            }
             if (equity > best) best = equity;
+            if (unchecked && k < sr->checked_from && equity > *unchecked) *unchecked = equity;
         }
     }
     return best;
@@ -747,15 +874,89 @@ typedef struct anchor_job {
     int32_t bound;
     uint16_t line;
     uint8_t direction, anchor;
+    uint8_t refined; /* the bound includes the lexicon checks */
 } anchor_job;
 
-static int job_order(const void *a, const void *b)
+/* Whether job x is walked before job y: the higher bound, then generation order. */
+static int job_before(const anchor_job *x, const anchor_job *y)
 {
-    const anchor_job *x = a, *y = b;
-    if (x->bound != y->bound) return x->bound > y->bound ? -1 : 1;
-    if (x->direction != y->direction) return x->direction < y->direction ? -1 : 1;
-    if (x->line != y->line) return x->line < y->line ? -1 : 1;
-    return x->anchor < y->anchor ? -1 : (x->anchor > y->anchor);
+    if (x->bound != y->bound) return x->bound > y->bound;
+    if (x->direction != y->direction) return x->direction < y->direction;
+    if (x->line != y->line) return x->line < y->line;
+    return x->anchor < y->anchor;
+}
+
+/* jobs[0..n) is a heap whose root is the job to walk next. */
+static void job_sift_down(anchor_job *jobs, size_t n, size_t i)
+{
+    for (;;) {
+        size_t first = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && job_before(&jobs[l], &jobs[first])) first = l;
+        if (r < n && job_before(&jobs[r], &jobs[first])) first = r;
+        if (first == i) return;
+        anchor_job t = jobs[i];
+        jobs[i] = jobs[first];
+        jobs[first] = t;
+        i = first;
+    }
+}
+
+static int32_t clamp_bound(int64_t bound)
+{
+    return bound > INT32_MAX ? INT32_MAX : bound < INT32_MIN ? INT32_MIN : (int32_t)bound;
+}
+
+/* What the bounds know of the rack: the best kept value for each number of tiles placed, and
+ * (see shadow_rack) what the lexicon checks need. */
+static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, const subracks *sr, const gd_lexicon *lex)
+{
+    const unsigned tiles = rack_info->tiles;
+    rack_info->filter = gd_lexicon_anagram_filter(lex);
+    for (unsigned k = 0; k <= tiles; k++) rack_info->best_kept[k] = rack_info->blank_kept[k] = INT32_MIN;
+    /* the sub-racks of the rack's size and the one below it */
+    rack_info->checked_from = tiles > 1 ? tiles - 1 : 1;
+    if (!rack_info->filter.blocks) rack_info->checked_from = GD_MAX_DIM + 1; /* nothing to check with */
+    uint32_t listed_index[MAX_CHECKED];
+    unsigned listed_size[MAX_CHECKED], n_listed = 0;
+    uint8_t used[64] = {0};
+    for (uint32_t index = 0; index < sr->total; index++) {
+        const unsigned k = sr->tiles_used[index];
+        const int32_t kept = w->by_equity ? sr->kept_value[index] : 0; /* by score: only the score counts */
+        if (kept > rack_info->best_kept[k]) rack_info->best_kept[k] = kept;
+        if (k < rack_info->checked_from) continue;
+        if (subrack_blanks(sr, index)) {
+            if (kept > rack_info->blank_kept[k]) rack_info->blank_kept[k] = kept;
+        } else if (n_listed < MAX_CHECKED) {
+            listed_index[n_listed] = index;
+            listed_size[n_listed++] = k;
+        } else {
+            rack_info->checked_from = GD_MAX_DIM + 1; /* too many to list: no checks */
+        }
+    }
+    /* by size, then best kept value first (a stable insertion sort: few entries) */
+    unsigned order[MAX_CHECKED];
+    for (unsigned i = 0; i < n_listed; i++) {
+        unsigned j = i;
+        for (; j > 0; j--) {
+            const unsigned o = order[j - 1];
+            const int32_t kept_o = w->by_equity ? sr->kept_value[listed_index[o]] : 0;
+            const int32_t kept_i = w->by_equity ? sr->kept_value[listed_index[i]] : 0;
+            if (listed_size[o] < listed_size[i] || (listed_size[o] == listed_size[i] && kept_o >= kept_i)) break;
+            order[j] = o;
+        }
+        order[j] = i;
+    }
+    memset(rack_info->list_start, 0, sizeof rack_info->list_start);
+    for (unsigned i = 0; i < n_listed; i++) {
+        const unsigned o = order[i];
+        subrack_used(sr, listed_index[o], used);
+        uint64_t sum = 0;
+        for (uint32_t j = 0; j < sr->distinct; j++) sum += used[sr->code[j]] * rack_info->filter.letter_hash[sr->code[j]];
+        rack_info->list_sum[i] = sum;
+        rack_info->list_kept[i] = w->by_equity ? sr->kept_value[listed_index[o]] : 0;
+        rack_info->list_start[listed_size[o] + 1]++;
+    }
+    for (unsigned k = 1; k <= GD_MAX_DIM + 1; k++) rack_info->list_start[k] += rack_info->list_start[k - 1];
 }
 
 /* Whether plays in `direction` are asked for (GD_DIRECTIONS_*): the other direction is not walked. */
@@ -795,9 +996,9 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     *count = 0;
     if (!lex->walk)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the lexicon has no walk index (see gd_build_walk_index)");
-    int rc = gd_check_rules(rules, err);
-    if (rc) return rc;
     const gd_workspace *ws = workspace;
+    int rc = gd_check_prepared_rules(ws, rules, err);
+    if (rc) return rc;
     if (ws->magic != GD_WORKSPACE_MAGIC || ws->rows != rules->rows || ws->cols != rules->cols ||
         ws->alphabet_size != lex->alphabet_size)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the workspace was not prepared for this board and lexicon");
@@ -859,6 +1060,7 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
         memcpy(w->stride, sr->stride, sizeof w->stride);
     }
     w->stream = w->stopped = w->replaying = 0;
+    w->best_kept = NULL;
     w->direction = w->line = w->anchor = 0;
     memset(w->target_square, 0, sizeof w->target_square);
     w->target_left = w->target_right = -1;
@@ -912,18 +1114,17 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         }
     rack_info.prefix[0] = 0;
     for (unsigned i = 0; i < n_values; i++) rack_info.prefix[i + 1] = rack_info.prefix[i] + rack_info.values[i];
-    for (unsigned k = 0; k <= tiles; k++) rack_info.best_kept[k] = INT32_MIN;
-    {
-        uint8_t used[64] = {0};
-        for (uint32_t index = 0; index < sr.total; index++) {
-            subrack_used(&sr, index, used);
-            unsigned k = 0;
-            for (uint32_t j = 0; j < sr.distinct; j++) k += used[sr.code[j]];
-            int32_t kept_value = w.by_equity ? sr.kept_value[index] : 0; /* by score: only the score counts */
-            if (kept_value > rack_info.best_kept[k]) rack_info.best_kept[k] = kept_value;
-        }
+    shadow_lexicon_init(&rack_info, &w, &sr, lex);
+    w.fit_blank = rack_info.blank_value;
+    w.fit_count = 0;
+    for (unsigned c = 1; c <= lex->alphabet_size; c++) {
+        if (!rack_counts[c]) continue;
+        unsigned i = w.fit_count++;
+        for (; i > 0 && w.values[w.fit_order[i - 1]] < w.values[c]; i--) w.fit_order[i] = w.fit_order[i - 1];
+        w.fit_order[i] = (uint8_t)c;
     }
-    anchor_job jobs[2 * GD_MAX_SQUARES];
+    w.best_kept = rack_info.best_kept;
+    anchor_job jobs[2 * GD_MAX_SQUARES]; /* a heap */
     size_t n_jobs = 0;
     for (int direction = 0; direction < 2; direction++) {
         if (!direction_wanted(&w, direction)) continue;
@@ -932,9 +1133,11 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             if (!load_line(&w, rules, board, ws, direction, line)) continue;
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
-                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info) : INT32_MAX;
+                int64_t unchecked = INT64_MIN;
+                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked) : INT32_MAX;
                 if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
-                jobs[n_jobs].bound = bound > INT32_MAX ? INT32_MAX : bound < INT32_MIN ? INT32_MIN : (int32_t)bound;
+                jobs[n_jobs].bound = clamp_bound(bound);
+                jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
                 jobs[n_jobs].line = (uint16_t)line;
                 jobs[n_jobs].direction = (uint8_t)direction;
                 jobs[n_jobs].anchor = (uint8_t)p;
@@ -942,18 +1145,32 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             }
         }
     }
-    qsort(jobs, n_jobs, sizeof jobs[0], job_order);
+    for (size_t i = n_jobs / 2; i-- > 0;) job_sift_down(jobs, n_jobs, i);
     const size_t limit = top_n < capacity ? top_n : capacity;
     int loaded_direction = -1, loaded_line = -1;
-    for (size_t j = 0; j < n_jobs; j++) {
-        /* the heap's root is the worst move kept: an anchor that cannot reach it is skipped */
-        if (w.count >= limit && jobs[j].bound < (w.by_equity ? out[0].equity : 100 * out[0].score)) break;
-        if (jobs[j].direction != loaded_direction || jobs[j].line != loaded_line) {
-            load_line(&w, rules, board, ws, jobs[j].direction, jobs[j].line);
-            loaded_direction = jobs[j].direction;
-            loaded_line = jobs[j].line;
+    while (n_jobs) {
+        /* the root of out[] is the worst move kept: anchors that cannot reach it are skipped */
+        const int full = w.count >= limit;
+        const int64_t threshold = !full ? INT64_MIN : w.by_equity ? out[0].equity : 100 * (int64_t)out[0].score;
+        anchor_job job = jobs[0];
+        if (full && job.bound < threshold) break;
+        if (job.direction != loaded_direction || job.line != loaded_line) {
+            load_line(&w, rules, board, ws, job.direction, job.line);
+            loaded_direction = job.direction;
+            loaded_line = job.line;
         }
-        walk_anchor(&w, jobs[j].anchor, root, root_letters);
+        if (!job.refined) {
+            /* the lexicon checks, only now that the anchor is next: back into the heap with them */
+            const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL);
+            jobs[0].bound = clamp_bound(bound);
+            jobs[0].refined = 1;
+            if (bound == INT64_MIN) jobs[0] = jobs[--n_jobs];
+            job_sift_down(jobs, n_jobs, 0);
+            continue;
+        }
+        jobs[0] = jobs[--n_jobs];
+        job_sift_down(jobs, n_jobs, 0);
+        walk_anchor(&w, job.anchor, root, root_letters);
     }
     *count = w.count;
     if (options->work) *options->work = w.work;

@@ -24,6 +24,7 @@ typedef struct gd_workspace {
     int32_t cross_score[2][GD_MAX_SQUARES];
     uint8_t has_cross[2][GD_MAX_SQUARES];
     uint8_t anchor[GD_MAX_SQUARES];
+    gd_rules checked_rules; /* the rules gd_prepare checked (see gd_check_prepared_rules) */
 } gd_workspace;
 
 static inline int32_t gd_tile_value(const gd_rules *rules, uint8_t square)
@@ -40,6 +41,9 @@ static inline int32_t gd_rack_value(const gd_rules *rules, const uint8_t *counts
 }
 
 int gd_check_rules(const gd_rules *rules, gd_error *err);
+/* gd_check_rules, or nothing when `rules` equal the ones gd_prepare checked for the prepared
+ * workspace `ws`: generation runs every turn, and the check reads every square. */
+int gd_check_prepared_rules(const gd_workspace *ws, const gd_rules *rules, gd_error *err);
 /* Whether move a ranks before move b (by equity first when by_equity). */
 int gd_move_better(const gd_move *a, const gd_move *b, int by_equity);
 /* game.c: the move `player` makes in `game`, on a workspace already prepared for its board. */

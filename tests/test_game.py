@@ -256,6 +256,58 @@ def test_empty_bag_equity_rule(sowpods: Lexicon) -> None:
 # ---- pruning and incremental cross-sets ----------------------------------------------------------
 
 
+class PrunedBest:
+    """gd_generate_equity's best N with bounds (prune), exchanges and the pass, as the equity
+    player asks for them, against Solver's every move ranked in Python."""
+
+    def __init__(self, sowpods: Lexicon, leaves: Leaves, by_equity: int) -> None:
+        self.sowpods, self.leaves, self.by_equity = sowpods, leaves, by_equity
+        self.rules = core_rules(ENGLISH)
+        self.solver = Solver(sowpods, ENGLISH)
+        self.workspace = core.new_workspace()
+        self.options = ffi.new("gd_equity_options *")
+        self.out = ffi.new("gd_move[]", 8)
+        self.count = ffi.new("size_t *")
+        self.err = ffi.new("gd_error *")
+        self.rank = _rank_by_equity if by_equity else _rank
+
+    def check(self, board: Board, rack: Rack, bag: int, top: int) -> None:
+        """The best `top` with bounds are exactly the first `top` of every move."""
+        valuation = self.solver.valuation(board, rack, leaves=self.leaves, exchanges=True, bag=bag)
+        _n, records = self.solver.solve_raw(board, rack, None, valuation)
+        every = sorted((records[i : i + 48] for i in range(0, len(records), 48)), key=self.key)
+        core.prepare(self.sowpods._core, self.rules, self.workspace, board.codes())
+        options = self.options
+        options.leaves = ffi.cast("gd_leaves *", self.leaves.core)
+        options.bag_count = bag
+        options.opponent_rack_value = valuation.opponent_rack_value
+        options.exchanges = 1
+        setattr(options, "pass", 1)
+        options.by_equity = self.by_equity
+        options.prune = 1
+        lexicon, memory = self.sowpods._core.struct, self.workspace.memory
+        rc = lib.gd_generate_equity(
+            lexicon,
+            self.rules,
+            board.codes(),
+            memory,
+            rack.counts(),
+            options,
+            top,
+            self.out,
+            8,
+            self.count,
+            self.err,
+        )
+        assert rc == 0
+        raw = ffi.buffer(self.out, 48 * min(top, self.count[0]))[:]
+        kept = sorted((raw[i : i + 48] for i in range(0, len(raw), 48)), key=self.key)
+        assert kept == every[:top], (board, rack)
+
+    def key(self, record: bytes) -> tuple:  # type: ignore[type-arg]
+        return self.rank(core_move(record))
+
+
 @pytest.mark.parametrize("by_equity", [1, 0])
 def test_best_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon, by_equity: int) -> None:
     """gd_generate_equity with prune (anchors skipped by their bound) keeps exactly the first N
@@ -264,44 +316,40 @@ def test_best_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon, by_equity:
     rng = random.Random(2 + by_equity)
     text, _ = random_csv(ENGLISH, rng, 20000)
     leaves = Leaves.from_csv(text, ENGLISH)
-    rules = core_rules(ENGLISH)
-    solver = Solver(sowpods, ENGLISH)
-    workspace = core.new_workspace()
-    options = ffi.new("gd_equity_options *")
-    out = ffi.new("gd_move[]", 8)
-    count = ffi.new("size_t *")
-    err = ffi.new("gd_error *")
-    rank = _rank_by_equity if by_equity else _rank
+    pruned = PrunedBest(sowpods, leaves, by_equity)
     positions = 0
     for seed in range(8):
         game = Game.new(sowpods, seed=seed)
         while not game.over:
-            board, rack = game.board, game.rack()
-            valuation = solver.valuation(board, rack, leaves=leaves, exchanges=True, bag=game.bag_count)
-            _n, records = solver.solve_raw(board, rack, None, valuation)
-            everything = sorted(
-                (records[i : i + 48] for i in range(0, len(records), 48)), key=lambda r: rank(core_move(r))
-            )
-            core.prepare(sowpods._core, rules, workspace, board.codes())
-            options.leaves = ffi.cast("gd_leaves *", leaves.core)
-            options.bag_count = game.bag_count
-            options.opponent_rack_value = valuation.opponent_rack_value
-            options.exchanges = 1
-            setattr(options, "pass", 1)
-            options.by_equity = by_equity
-            options.prune = 1
-            top = rng.choice([1, 3, 8])
-            rc = lib.gd_generate_equity(
-                sowpods._core.struct, rules, board.codes(), workspace.memory, rack.counts(), options, top,
-                out, 8, count, err,
-            )  # fmt: skip
-            assert rc == 0
-            raw = ffi.buffer(out, 48 * min(top, count[0]))[:]
-            kept = sorted((raw[i : i + 48] for i in range(0, len(raw), 48)), key=lambda r: rank(core_move(r)))
-            assert kept == everything[:top]
+            pruned.check(game.board, game.rack(), game.bag_count, rng.choice([1, 3, 8]))
             positions += 1
             game.play(game.best_move("equity" if by_equity else "greedy", leaves=leaves))
     assert positions > 150
+
+
+def test_best_with_bounds_on_racks_near_a_bingo(sowpods: Lexicon) -> None:
+    """The bounds drop placements of the whole rack, or all but one tile, whose letters with the
+    board tiles of the main word spell no word (the anagram filter): best 1 with bounds is still
+    the best of every move, on racks that are seven letters of an eight-letter word (a bingo
+    through one board tile, or none), with and without a blank, and with a random table."""
+    rng = random.Random(5)
+    text, _ = random_csv(ENGLISH, rng, 20000)
+    leaves = Leaves.from_csv(text, ENGLISH)
+    pruned = PrunedBest(sowpods, leaves, 1)
+    eights = sowpods.pattern("????????")
+    positions = 0
+    for seed in range(3):
+        game = Game.new(sowpods, seed=100 + seed)
+        while not game.over and positions < 36 * (seed + 1):
+            for _ in range(3):
+                letters = list(rng.choice(eights))
+                letters.pop(rng.randrange(8))
+                if rng.random() < 0.3:
+                    letters[rng.randrange(7)] = "?"
+                pruned.check(game.board, Rack("".join(letters), ENGLISH), game.bag_count, 1)
+                positions += 1
+            game.play(game.best_move("equity", leaves=leaves))
+    assert positions >= 100
 
 
 def core_move(record: bytes) -> tuple:  # type: ignore[type-arg]

@@ -67,6 +67,8 @@ class gd_lexicon(C.Structure):
         ("name_length", C.c_uint32),
         ("walk", C.c_void_p),
         ("walk_high", C.c_void_p),
+        ("anagram_filter", C.c_void_p),
+        ("anagram_filter_mask", C.c_uint32),
     ]
 
 

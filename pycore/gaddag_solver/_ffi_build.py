@@ -13,6 +13,7 @@ current directory.
 from __future__ import annotations
 
 import os
+import platform
 from pathlib import Path
 
 from cffi import FFI
@@ -21,6 +22,20 @@ ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
 HEADER = CSRC / "gaddag_solver.h"
 COMPILE_ARGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+
+def cpu_flags() -> list[str]:
+    """``-mpopcnt`` when building on an x86-64 CPU that has the instruction: move generation
+    counts bits at every step of its walk, and without the flag the compiler counts them in a
+    dozen instructions instead of one (about 8% of a self-play game). Set GADDAG_PORTABLE=1 to
+    build for x86-64 CPUs older than 2008 that lack it."""
+    if os.environ.get("GADDAG_PORTABLE") or platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return ["-mpopcnt"] if " popcnt" in cpuinfo else []
 
 
 def _relative(path: Path) -> str:
@@ -56,7 +71,7 @@ ffibuilder.set_source(
     include_dirs=[_relative(CSRC)],
     sources=c_sources(),
     depends=[_relative(path) for path in sorted(CSRC.glob("*.h"))],
-    extra_compile_args=COMPILE_ARGS,
+    extra_compile_args=COMPILE_ARGS + cpu_flags(),
     libraries=["m"],  # sim.c: sqrt and exp
 )
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gaddag_format.h" /* the anagram filter, built with the walk index */
 #include "gaddag_solver.h"
 
 static int failures;
@@ -466,6 +467,61 @@ static void check_stream(const gd_lexicon *lex, const gd_rules *rules, const uin
     free(buffer);
 }
 
+/* The anagram filter never says no to the letters of a word of the lexicon (best-N's bounds trust
+ * it), and says no to most letter sets that spell nothing (or it would not be worth its probes). */
+static void check_anagram_filter(const gd_lexicon *lex)
+{
+    const gd_anagram_filter filter = gd_lexicon_anagram_filter(lex);
+    CHECK(filter.letter_hash != NULL, "no anagram filter after the walk index");
+    if (!pristine) {
+        for (int t = 0; t < 32; t++) gd_anagram_filter_may_spell(&filter, (uint64_t)below(1u << 30) * 2654435761u);
+        return;
+    }
+    CHECK(filter.blocks != NULL, "a lexicon opened with its counts checked has no anagram filter");
+    unsigned refused = 0, tried = 0, n_sums = 0;
+    static uint64_t sums[512];
+    for (uint32_t length = 1; length <= lex->max_word_length && length <= 12; length++) {
+        uint8_t any[12] = {0}; /* a pattern of wildcards: every word of this length */
+        size_t needed;
+        uint32_t count;
+        gd_pattern(lex, any, length, NULL, 0, &needed, &count);
+        uint8_t *words = malloc(needed + 1);
+        gd_pattern(lex, any, length, words, needed, &needed, &count);
+        for (size_t at = 0; at < needed; at += length + 1) {
+            uint64_t sum = 0;
+            for (uint32_t k = 0; k < length; k++) sum += filter.letter_hash[words[at + k] & 63u];
+            CHECK(gd_anagram_filter_may_spell(&filter, sum), "the filter refuses the letters of a %u-letter word", length);
+        }
+        for (int t = 0; t < 40; t++) {
+            uint8_t have[64] = {0};
+            uint64_t sum = 0;
+            for (uint32_t k = 0; k < length; k++) {
+                unsigned letter = 1 + below(lex->alphabet_size);
+                have[letter]++;
+                sum += filter.letter_hash[letter];
+            }
+            int spells = 0; /* brute force over the words of this length */
+            for (size_t at = 0; at < needed && !spells; at += length + 1) {
+                uint8_t left[64];
+                memcpy(left, have, sizeof left);
+                spells = 1;
+                for (uint32_t k = 0; k < length; k++)
+                    if (!left[words[at + k] & 63u]--) spells = 0;
+            }
+            int seen = 0; /* tiny alphabets repeat letter sets: count each once */
+            for (unsigned i = 0; i < n_sums && !seen; i++) seen = sums[i] == sum;
+            if (spells || seen || n_sums == 512) continue;
+            sums[n_sums++] = sum;
+            tried++;
+            refused += !gd_anagram_filter_may_spell(&filter, sum);
+        }
+        free(words);
+    }
+    /* about one in fifty passes wrongly: refusing under four in five of 20 or more is no chance */
+    CHECK(tried < 20 || refused * 5 >= tried * 4, "the filter refused only %u of %u letter sets that spell nothing",
+          refused, tried);
+}
+
 static void generate_on(const gd_lexicon *opened)
 {
     gd_lexicon lex = *opened;
@@ -475,6 +531,7 @@ static void generate_on(const gd_lexicon *opened)
     uint64_t *index = malloc(index_size); /* exactly its size: a read past the end is reported */
     CHECK(gd_build_walk_index(&lex, index, index_size - 1, &err) == GD_ERR_ARGUMENT, "short walk index buffer");
     CHECK(gd_build_walk_index(&lex, index, index_size, &err) == GD_OK, "walk index: %s", err.message);
+    check_anagram_filter(&lex);
 
     static gd_rules rules;
     memset(&rules, 0, sizeof rules);
