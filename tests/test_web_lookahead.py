@@ -59,6 +59,7 @@ def test_simulate_updates_live_stops_and_matches_native(page: Page, lexicon: Lex
     rack = str(game.rack())
     show(page, rows, rack)
     page.page.fill("#sim-candidates", "6")
+    page.page.fill("#sim-confidence", "0")  # none dropped: it runs until stopped
     page.page.click("#sim-start")
     page.page.wait_for_selector("#lookahead-stop:not([hidden])")
     page.page.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=60_000)
@@ -74,7 +75,7 @@ def test_simulate_updates_live_stops_and_matches_native(page: Page, lexicon: Lex
     # the page's seeded simulation (seed 1) equals the native one run for as many iterations
     table = Leaves.load(LEXICON, ENGLISH)
     native_game = Game.from_board(game.board, rack, lexicon)
-    native = Simulation(native_game, leaves=table, candidates=6, seed=1).step(iterations)
+    native = Simulation(native_game, leaves=table, candidates=6, confidence=0, seed=1).step(iterations)
     assert [c["move"] for c in standing["candidates"]] == [str(c.move) for c in native.candidates]
     assert [c["mean"] for c in standing["candidates"]] == [round(c.mean, 3) for c in native.candidates]
     # a row previews its move on the board

@@ -59,7 +59,12 @@ export class LookAheadPanel {
     const position = this.hooks.position();
     const settings =
       kind === "simulate"
-        ? { candidates: Number($("sim-candidates").value) || 15, plies: Number($("sim-plies").value) || 2, seed: 1 }
+        ? {
+            candidates: Number($("sim-candidates").value) || 15,
+            plies: $("sim-plies").value === "" ? 2 : Number($("sim-plies").value),
+            confidence: Number($("sim-confidence").value),
+            seed: 1,
+          }
         : {};
     this.kind = kind;
     this.standing = null;
