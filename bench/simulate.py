@@ -105,17 +105,21 @@ def page(args: argparse.Namespace) -> None:
             tab.click("#lookahead-box summary")
             tab.fill("#sim-candidates", "15")
             tab.fill("#sim-plies", str(args.plies))
+            tab.fill("#sim-confidence", "0")  # none dropped: every candidate simulated until stopped
             tab.click("#sim-start")
             tab.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000)
             time.sleep(args.seconds)
-            tab.click("#lookahead-stop")
+            if tab.is_visible("#lookahead-stop"):  # else it ran its 2000 iterations already
+                tab.click("#lookahead-stop")
             tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
             standing = tab.evaluate("window.gaddag.lookAhead()")
         finally:
             browser.close()
     in_page = sum(c["iterations"] for c in standing["candidates"])
     page_rate = in_page / standing["elapsed"]
-    native = Simulation(Game.from_board(game.board, rack, lexicon), leaves=leaves, plies=args.plies, seed=1)
+    native = Simulation(
+        Game.from_board(game.board, rack, lexicon), leaves=leaves, plies=args.plies, confidence=0, seed=1
+    )
     started = time.perf_counter()
     result = native.step(standing["iterations"])
     seconds = time.perf_counter() - started
