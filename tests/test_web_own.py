@@ -1,6 +1,6 @@
 """The player's own word lists and rules in the page, end to end in Debian's Chromium: a lexicon
 built in the page from a small word list solves as the native Solver with the same words does,
-is kept in the browser across a reload with the site's lexicon files unreachable, downloads
+is kept in the browser across a reload offline, downloads
 byte-identical to build_lexicon.py's output and is removed; a .gaddag built elsewhere is loaded;
 a 9×9 ruleset made in the rules editor (its own premiums and tile values) solves with the
 scores the Python API gives under the exported JSON; bad files (binary garbage, an empty list,
@@ -121,23 +121,23 @@ def test_own_word_list_built_solved_kept_downloaded_removed(page: Page, tmp_path
     assert len(want) > 100
     assert shown_scores(page) == want
 
-    # reload with the site's lexicon files unreachable: the kept lexicon still solves
-    blocked: list[str] = []
-
-    def refuse(route: object) -> None:
-        blocked.append(route.request.url)
-        route.abort()
-
-    page.page.route("**/lexicons/*.gaddag", refuse)
-    page.page.reload()
-    page.page.wait_for_selector("body[data-ready='mywords']", timeout=60_000)
-    assert page.page.input_value("#lexicon-select") == "mywords"
-    assert page.board_rows() == rows
-    no_leaves(page)
-    page.solve_with_enter()
-    assert shown_scores(page) == want
-    assert not [url for url in blocked if "mywords" in url], "the kept lexicon is read from the browser"
-    page.page.unroute("**/lexicons/*.gaddag")
+    # reload offline: the service worker serves the page, the kept lexicon comes from the browser
+    kept = page.page.evaluate("window.gaddag.offline()")  # waits for the service worker's shell
+    assert kept["supported"]
+    fetched: list[str] = []
+    page.page.on("request", lambda request: fetched.append(request.url))
+    page.context.set_offline(True)
+    try:
+        page.page.reload()
+        page.page.wait_for_selector("body[data-ready='mywords']", timeout=60_000)
+        assert page.page.input_value("#lexicon-select") == "mywords"
+        assert page.board_rows() == rows
+        no_leaves(page)
+        page.solve_with_enter()
+        assert shown_scores(page) == want
+    finally:
+        page.context.set_offline(False)
+    assert not [url for url in fetched if "mywords" in url], "the kept lexicon is read from the browser"
 
     # download: build_lexicon.py's bytes for the same list and name
     page.page.click("#own-box summary") if not page.page.is_visible("#own-list") else None
