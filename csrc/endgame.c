@@ -124,6 +124,7 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
     if (es->to_move) es->hash ^= SIDE_KEY;
     rc = gd_prepare(lex, rules, es->board, &es->workspace[0], err);
     if (rc) return rc;
+    for (uint32_t i = 1; i <= GD_ENDGAME_MAX_PLY; i++) es->workspace[i] = es->workspace[0];
     es->magic = ENDGAME_MAGIC;
     return GD_OK;
 }
@@ -179,6 +180,20 @@ static int same_move(const gd_move *a, const gd_move *b)
            a->length == b->length && memcmp(a->word, b->word, a->length) == 0;
 }
 
+/* Copy the part of a workspace that a play changes: the cross-sets, cross-scores and anchors of
+ * the board's squares (a whole workspace is sized for the largest board; every level's other
+ * fields were set once in gd_endgame_start). */
+static void copy_workspace(gd_workspace *to, const gd_workspace *from, uint32_t squares)
+{
+    to->empty_board = from->empty_board;
+    for (int d = 0; d < 2; d++) {
+        memcpy(to->cross_set[d], from->cross_set[d], squares * sizeof from->cross_set[d][0]);
+        memcpy(to->cross_score[d], from->cross_score[d], squares * sizeof from->cross_score[d][0]);
+        memcpy(to->has_cross[d], from->has_cross[d], squares * sizeof from->has_cross[d][0]);
+    }
+    memcpy(to->anchor, from->anchor, squares * sizeof from->anchor[0]);
+}
+
 /* The value of move m for the player to move (p, holding `held` tiles): at once when it ends the
  * game or the depth, else by searching the position after it (its moves on the stack from `base`).
  * *exact: the value rests on no guess; *searched: the child was searched (its line is in pv). */
@@ -204,7 +219,7 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
         uint32_t child_wsi = wsi;
         if (m->kind == GD_PLAY) {
             child_wsi = wsi + 1;
-            memcpy(&es->workspace[child_wsi], &es->workspace[wsi], sizeof(gd_workspace));
+            copy_workspace(&es->workspace[child_wsi], &es->workspace[wsi], rules->rows * rules->cols);
             int rc = gd_update_after_play(es->lex, rules, es->board, &es->workspace[child_wsi], m, &es->error);
             if (rc) {
                 take_back(es, m, p);
@@ -224,6 +239,22 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
     }
     if (m->kind == GD_PLAY) take_back(es, m, p);
     return v;
+}
+
+/* Moves picked one by one before the rest are sorted. */
+#define EAGER_PICKS 4
+
+/* Bring the best of moves[from..count) to moves[from], in the order gd_sort_moves gives. */
+static void pick_best(gd_move *moves, size_t from, size_t count)
+{
+    size_t best = from;
+    for (size_t j = from + 1; j < count; j++)
+        if (gd_move_better(&moves[j], &moves[best], 1)) best = j;
+    if (best != from) {
+        gd_move t = moves[from];
+        moves[from] = moves[best];
+        moves[best] = t;
+    }
 }
 
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
@@ -303,12 +334,26 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         pass->equity = -INFINITE_VALUE;
         for (size_t i = 0; i < count; i++) moves[i].equity = moves[i].score + (moves[i].tiles_placed == held ? 1000000 : 0);
         count++;
-        gd_sort_moves(moves, count, 1);
         for (size_t i = 0; i < count; i++) {
+            /* most positions cut after a move or two: pick those few first, sort the rest only
+             * when the search gets that far (the order is the full sort's either way) */
+            if (i < EAGER_PICKS)
+                pick_best(moves, i, count);
+            else if (i == EAGER_PICKS)
+                gd_sort_moves(moves + i, count - i, 1);
             const gd_move *m = &moves[i];
             if (hinted && same_move(m, &hint)) continue;
             int child_exact, searched;
-            int32_t v = try_move(es, m, ply, depth, alpha, beta, wsi, base + count, held, &child_exact, &searched);
+            int32_t v;
+            if (best == -INFINITE_VALUE || beta - alpha <= 1) {
+                v = try_move(es, m, ply, depth, alpha, beta, wsi, base + count, held, &child_exact, &searched);
+            } else {
+                /* principal variation search: prove the move no better than the best so far with
+                 * a null window, and search it fully only when it is */
+                v = try_move(es, m, ply, depth, alpha, alpha + 1, wsi, base + count, held, &child_exact, &searched);
+                if (!es->aborted && !es->failed && v > alpha && v < beta)
+                    v = try_move(es, m, ply, depth, alpha, beta, wsi, base + count, held, &child_exact, &searched);
+            }
             if (es->aborted || es->failed) return 0;
             if (!child_exact) all_exact = 0;
             if (v > best) {
@@ -405,8 +450,7 @@ int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endga
     es->aborted = 0;
     es->failed = 0;
     int exact = 0;
-    int32_t value = search(es, 0, depth, -INFINITE_VALUE, INFINITE_VALUE, 0, 0, &exact);
-    out->nodes = es->nodes;
+    int32_t value = search(es, 0, depth, -INFINITE_VALUE, INFINITE_VALUE, 0, 0, &exact);    out->nodes = es->nodes;
     out->depth = depth;
     if (es->failed) {
         if (err) *err = es->error;

@@ -408,15 +408,7 @@ int gd_contains(const gd_lexicon *lex, const uint8_t *word, size_t length)
     return 0;
 }
 
-typedef struct sink {
-    uint8_t *out;
-    size_t capacity;
-    size_t used;
-    uint32_t count;
-    int full;
-} sink;
-
-static void sink_word(sink *s, const uint8_t *letters, size_t length, int reversed)
+void gd_sink_word(gd_sink *s, const uint8_t *letters, size_t length, int reversed)
 {
     size_t need = length + 1;
     if (!s->full && s->used + need <= s->capacity) {
@@ -430,7 +422,7 @@ static void sink_word(sink *s, const uint8_t *letters, size_t length, int revers
     s->count++;
 }
 
-static int sink_finish(const sink *s, size_t *needed, uint32_t *count)
+int gd_sink_finish(const gd_sink *s, size_t *needed, uint32_t *count)
 {
     if (needed) *needed = s->used;
     if (count) *count = s->count;
@@ -441,7 +433,7 @@ static int sink_finish(const sink *s, size_t *needed, uint32_t *count)
  * preferred to a blank for the same letter; that never loses a word (a blank can stand in
  * for the tile later, not the other way round). */
 static void anagram_walk(const uint32_t *arcs, uint32_t list, uint8_t *counts, unsigned tiles_left, int partial,
-                         uint8_t *path, unsigned depth, sink *s)
+                         uint8_t *path, unsigned depth, gd_sink *s)
 {
     for (uint32_t i = list;; i++) {
         uint32_t arc = arcs[i];
@@ -451,7 +443,7 @@ static void anagram_walk(const uint32_t *arcs, uint32_t list, uint8_t *counts, u
             if (source != 64) {
                 counts[source]--;
                 path[depth] = (uint8_t)(letter | (source == 0 ? GD_BLANK_FLAG : 0));
-                if (gd_arc_accepts(arc) && (partial || tiles_left == 1)) sink_word(s, path, depth + 1, 1);
+                if (gd_arc_accepts(arc) && (partial || tiles_left == 1)) gd_sink_word(s, path, depth + 1, 1);
                 if (gd_arc_child(arc) && tiles_left > 1)
                     anagram_walk(arcs, gd_arc_child(arc), counts, tiles_left - 1, partial, path, depth + 1, s);
                 counts[source]++;
@@ -464,7 +456,7 @@ static void anagram_walk(const uint32_t *arcs, uint32_t list, uint8_t *counts, u
 int gd_anagrams(const gd_lexicon *lex, const uint8_t *rack_counts, int partial, uint8_t *out, size_t capacity,
                 size_t *needed, uint32_t *count)
 {
-    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    gd_sink s = {out, out ? capacity : 0, 0, 0, 0};
     if (!lex || !lex->arcs || !rack_counts) return GD_ERR_ARGUMENT;
     uint8_t counts[64] = {0};
     unsigned tiles = 0;
@@ -473,12 +465,12 @@ int gd_anagrams(const gd_lexicon *lex, const uint8_t *rack_counts, int partial, 
         tiles += rack_counts[c];
     }
     if (tiles > lex->max_word_length) {
-        if (!partial) return sink_finish(&s, needed, count); /* no word can use every tile */
+        if (!partial) return gd_sink_finish(&s, needed, count); /* no word can use every tile */
         tiles = lex->max_word_length;
     }
     uint8_t path[GD_MAX_WORD];
     if (tiles > 0) anagram_walk(lex->arcs, lex->root, counts, tiles, partial, path, 0, &s);
-    return sink_finish(&s, needed, count);
+    return gd_sink_finish(&s, needed, count);
 }
 
 /* Pattern search starts at the pattern's rightmost fixed letter: it reads leftward to the
@@ -489,7 +481,7 @@ typedef struct pattern_walk {
     size_t length;
     size_t anchor;
     uint8_t word[GD_MAX_WORD];
-    sink *s;
+    gd_sink *s;
 } pattern_walk;
 
 static void pattern_right(pattern_walk *w, uint32_t list, size_t pos)
@@ -501,7 +493,7 @@ static void pattern_right(pattern_walk *w, uint32_t list, size_t pos)
         if (letter != GD_SEPARATOR) {
             w->word[pos] = (uint8_t)letter;
             if (pos + 1 == w->length) {
-                if (gd_arc_accepts(arc)) sink_word(w->s, w->word, w->length, 0);
+                if (gd_arc_accepts(arc)) gd_sink_word(w->s, w->word, w->length, 0);
             } else if (gd_arc_child(arc)) {
                 pattern_right(w, gd_arc_child(arc), pos + 1);
             }
@@ -522,7 +514,7 @@ static void pattern_left(pattern_walk *w, uint32_t list, size_t pos)
             if (pos > 0) {
                 if (child) pattern_left(w, child, pos - 1);
             } else if (w->anchor + 1 == w->length) {
-                if (gd_arc_accepts(arc)) sink_word(w->s, w->word, w->length, 0);
+                if (gd_arc_accepts(arc)) gd_sink_word(w->s, w->word, w->length, 0);
             } else if (child && gd_arc_letter(w->arcs[child]) == GD_SEPARATOR) {
                 pattern_right(w, gd_arc_child(w->arcs[child]), w->anchor + 1);
             }
@@ -541,10 +533,10 @@ static int valid_codes(const gd_lexicon *lex, const uint8_t *codes, size_t lengt
 int gd_pattern(const gd_lexicon *lex, const uint8_t *pattern, size_t length, uint8_t *out, size_t capacity,
                size_t *needed, uint32_t *count)
 {
-    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    gd_sink s = {out, out ? capacity : 0, 0, 0, 0};
     if (!lex || !lex->arcs || (!pattern && length)) return GD_ERR_ARGUMENT;
     if (!valid_codes(lex, pattern, length, 1)) return GD_ERR_ARGUMENT;
-    if (length == 0 || length > lex->max_word_length) return sink_finish(&s, needed, count);
+    if (length == 0 || length > lex->max_word_length) return gd_sink_finish(&s, needed, count);
     pattern_walk w = {lex->arcs, pattern, length, length - 1, {0}, &s};
     for (size_t k = length; k-- > 0;)
         if (pattern[k]) {
@@ -552,7 +544,7 @@ int gd_pattern(const gd_lexicon *lex, const uint8_t *pattern, size_t length, uin
             break;
         }
     pattern_left(&w, lex->root, w.anchor);
-    return sink_finish(&s, needed, count);
+    return gd_sink_finish(&s, needed, count);
 }
 
 /* Words containing a substring: read REV(sub) from the root, then any letters leftward,
@@ -564,7 +556,7 @@ typedef struct containing_walk {
     const uint8_t *sub;
     size_t sub_length;
     size_t left_length;
-    sink *s;
+    gd_sink *s;
 } containing_walk;
 
 static void containing_emit(containing_walk *w, const uint8_t *right, size_t right_length)
@@ -573,7 +565,7 @@ static void containing_emit(containing_walk *w, const uint8_t *right, size_t rig
     for (size_t k = w->left_length; k-- > 0;) w->word[n++] = w->left[k];
     for (size_t k = 0; k < w->sub_length; k++) w->word[n++] = w->sub[k];
     for (size_t k = 0; k < right_length; k++) w->word[n++] = right[k];
-    sink_word(w->s, w->word, n, 0);
+    gd_sink_word(w->s, w->word, n, 0);
 }
 
 static void containing_right(containing_walk *w, uint32_t list, uint8_t *right, size_t depth)
@@ -610,10 +602,10 @@ static void containing_left(containing_walk *w, uint32_t list)
 int gd_containing(const gd_lexicon *lex, const uint8_t *sub, size_t length, uint8_t *out, size_t capacity,
                   size_t *needed, uint32_t *count)
 {
-    sink s = {out, out ? capacity : 0, 0, 0, 0};
+    gd_sink s = {out, out ? capacity : 0, 0, 0, 0};
     if (!lex || !lex->arcs || !sub || length == 0) return GD_ERR_ARGUMENT;
     if (!valid_codes(lex, sub, length, 0)) return GD_ERR_ARGUMENT;
-    if (length > lex->max_word_length) return sink_finish(&s, needed, count);
+    if (length > lex->max_word_length) return gd_sink_finish(&s, needed, count);
     containing_walk w;
     w.arcs = lex->arcs;
     w.sub = sub;
@@ -623,14 +615,14 @@ int gd_containing(const gd_lexicon *lex, const uint8_t *sub, size_t length, uint
     uint32_t list = lex->root;
     for (size_t k = length; k-- > 0;) {
         uint32_t i = list ? gd_find_arc(lex->arcs, list, sub[k]) : 0;
-        if (!i) return sink_finish(&s, needed, count);
+        if (!i) return gd_sink_finish(&s, needed, count);
         if (k == 0) {
             if (gd_arc_accepts(lex->arcs[i])) containing_emit(&w, NULL, 0);
         }
         list = gd_arc_child(lex->arcs[i]);
     }
     if (list) containing_left(&w, list);
-    return sink_finish(&s, needed, count);
+    return gd_sink_finish(&s, needed, count);
 }
 
 int gd_check_checksum(const uint8_t *data, size_t size, gd_error *err)

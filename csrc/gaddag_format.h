@@ -30,6 +30,18 @@ int gd_check_in_place(const uint8_t *data, size_t size, const gd_file_kind *kind
 int gd_check_prefix(const uint8_t *head, size_t head_size, uint64_t size, const gd_file_kind *kind,
                     uint32_t *header_size, gd_error *err);
 
+/* Where a word query writes: whole words of letter codes, each followed by a 0 byte, while they
+ * fit in `capacity`; `used` and `count` go on counting past it (the size a second call needs). */
+typedef struct gd_sink {
+    uint8_t *out;
+    size_t capacity;
+    size_t used;
+    uint32_t count;
+    int full;
+} gd_sink;
+void gd_sink_word(gd_sink *s, const uint8_t *letters, size_t length, int reversed);
+int gd_sink_finish(const gd_sink *s, size_t *needed, uint32_t *count);
+
 #define GD_MAGIC "\x89GADDAG\n"
 #define GD_DAWG_MAGIC "\x89" "DAWG\r\n\n" /* split: D and A would extend the hex escape */
 #define GD_MAGIC_SIZE 8

@@ -576,6 +576,19 @@ size_t gd_endgame_size(uint32_t move_capacity);
  * both caller-owned and 8-byte aligned; lex and rules must outlive the state. */
 int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
                      const gd_game *position, void *table, size_t table_size, gd_error *err);
+/*
+ * The words an endgame can still form that pass through a tile on `board` (rows*cols squares as
+ * for gd_prepare): every word of the lexicon that fits a line through at least one of its tiles,
+ * its other squares filled from tile_counts (both racks together; [0] the blanks) and the
+ * squares just before and after it empty or the edge. With the words tile_counts alone spell
+ * (gd_anagrams, partial), these are every word the rest of the game can form, so a lexicon of
+ * just them generates the same plays (docs/endgame.md). Output as for gd_anagrams, letters
+ * without blank flags, a word possibly more than once. At most step_limit steps (0: no limit):
+ * *finished is 0 when the limit stopped it, and the words are then not all there.
+ */
+int gd_endgame_words(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const uint8_t *tile_counts,
+                     uint64_t step_limit, uint8_t *out, size_t capacity, size_t *needed, uint32_t *count,
+                     uint32_t *finished);
 /* Search `depth` plies deep, visiting at most node_limit positions (0: no limit). The table is
  * kept between calls, so searching depth 1, 2, 3, ... costs little more than the last. */
 int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err);

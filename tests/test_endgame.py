@@ -9,10 +9,14 @@ finishes in moments.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
+import gaddag_solver.game.endgame as endgame_module
 import pytest
-from gaddag_solver import Game, Lexicon, Rules, build_gaddag
+from gaddag_solver import Game, Leaves, Lexicon, Rules, Solver, build_gaddag
 from gaddag_solver import _core_api as core
-from gaddag_solver.game.endgame import EndgameError, EndgameSearch, solve_endgame
+from gaddag_solver.game.endgame import EndgameError, EndgameSearch, both_racks, endgame_lexicon, solve_endgame
 from gaddag_solver.lexicons import resolve_lexicon
 from gaddag_solver.move import KIND_PASS, MOVE_RECORD
 from small_words import WORDS as SMALL_WORDS
@@ -96,9 +100,10 @@ def test_endgame_values_equal_a_brute_force_minimax(scoreless_turns: int) -> Non
     games = endgames(lexicon, rules, range(24))
     assert len(games) >= 12
     passes_best = 0
-    for game in games:
+    for number, game in enumerate(games):
         expected = minimax(game, {})
-        result = solve_endgame(game)
+        # half of them with the whole lexicon, half with the endgame's own words
+        result = solve_endgame(game, prune=number % 2 == 0)
         assert result.complete and result.reason == "solved"
         assert result.value == expected, f"{game}: search {result.value}, minimax {expected}"
         # the line is a real game to its end, worth what the search says
@@ -196,3 +201,109 @@ def test_endgame_command_prints_the_line() -> None:
         timeout=60,
     )
     assert refused.returncode == 2 and "empty bag" in refused.stderr
+
+
+def fits_a_line(word: str, rows: list[str], tiles: Counter[str]) -> bool:
+    """Whether ``word`` fits a line of the board (rows of letters, "." empty) through at least one
+    tile on it, its empty squares filled from ``tiles`` ("?" blanks) and the squares just before
+    and after it empty or the edge: the definition of gd_endgame_words, checked letter by letter."""
+    lines = rows + ["".join(column) for column in zip(*rows, strict=True)]
+    for line in lines:
+        for start in range(len(line) - len(word) + 1):
+            end = start + len(word)
+            if (start > 0 and line[start - 1] != ".") or (end < len(line) and line[end] != "."):
+                continue
+            squares = line[start:end]
+            if all(s == "." for s in squares) or all(s != "." for s in squares):
+                continue
+            if any(s != "." and s != letter for s, letter in zip(squares, word, strict=True)):
+                continue
+            needed = Counter(letter for s, letter in zip(squares, word, strict=True) if s == ".")
+            missing = sum((needed - tiles).values())
+            if missing <= tiles["?"]:
+                return True
+    return False
+
+
+def endgame_tiles(game: Game) -> Counter[str]:
+    return Counter(str(game.racks[0]) + str(game.racks[1]))
+
+
+def found_words(game: Game, lexicon: Lexicon) -> set[str]:
+    board = core.game_board(game._state, game.rules.rows * game.rules.cols)
+    raw = core.endgame_words(lexicon._core, game._rules, board, both_racks(game), 0)
+    assert raw is not None
+    return {word.upper() for word in lexicon._words(raw)}
+
+
+def board_rows(game: Game) -> list[str]:
+    return [row.upper().replace(" ", ".") for row in game.board.to_text().splitlines()]
+
+
+def test_endgame_words_are_the_words_that_fit_a_line_through_the_board() -> None:
+    rules = small_set_rules(6, rack_size=5)
+    lexicon = small_lexicon(rules)
+    words = sorted(w for w in SMALL_WORDS if set(w) <= set(rules.alphabet.letters))
+    checked = 0
+    for game in endgames(lexicon, rules, range(30))[:8]:
+        rows, tiles = board_rows(game), endgame_tiles(game)
+        expected = {w for w in words if fits_a_line(w, rows, tiles)}
+        assert found_words(game, lexicon) == expected, game.board.to_text()
+        checked += len(expected)
+    assert checked > 20
+
+
+def test_endgame_words_on_an_english_endgame_with_a_sampled_lexicon() -> None:
+    full = Lexicon.load(resolve_lexicon("sowpods"))
+    game = short_endgame(full, 7)
+    rows, tiles = board_rows(game), endgame_tiles(game)
+    # words of a few letters from the full list: enough to hold many that fit, few enough to check
+    words = [w.upper() for length in range(2, 6) for w in full.pattern("?" * length)][::7]
+    data, _ = build_gaddag(words, full.alphabet)
+    sampled = Lexicon.load(data)
+    expected = {w for w in words if fits_a_line(w, rows, tiles)}
+    assert len(expected) > 50
+    assert found_words(game, sampled) == expected
+
+
+def test_the_endgames_lexicon_gives_the_same_plays_down_random_lines() -> None:
+    full = Lexicon.load(resolve_lexicon("sowpods"))
+    rules = Rules.load("english")
+    solver = Solver(full, rules)
+    compared = 0
+    for seed in (3, 8, 20):
+        game = Game.new(full, seed=seed)
+        while game.bag_count and not game.over:
+            game.play(game.best_move("equity"))
+        own = endgame_lexicon(game)
+        assert own is not None and len(own) < len(full) // 2
+        pruned = Solver(own, rules)
+        chooser = random.Random(seed)
+        while not game.over:
+            board, rack = game.board, game.rack()
+            plays = sorted((str(m), m.score) for m in solver.solve(board, rack))
+            same = sorted((str(m), m.score) for m in pruned.solve(board, rack))
+            assert same == plays
+            compared += len(plays)
+            moves = game.moves()
+            game.play(chooser.choice(moves[: max(1, len(moves) // 3)]))
+    assert compared > 100
+
+
+def test_a_time_limit_counts_from_the_start_not_from_each_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves 0.1 s at every reading: with a 1 s limit the search stops after about ten
+    slices, however the depths fall (it once restarted the limit at each finished depth)."""
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    leaves = Leaves.load("sowpods", Rules.load("english"))
+    game = Game.new(lexicon, seed=2)
+    while game.bag_count:
+        game.play(game.best_move("equity", leaves))
+    assert sum(len(rack) for rack in game.racks) == 14  # seven a side: hundreds of slices to solve
+    readings = iter(range(10**6))
+    monkeypatch.setattr(endgame_module.time, "perf_counter", lambda: next(readings) / 10)
+    slices = []
+    real_search = core.endgame_search
+    monkeypatch.setattr(core, "endgame_search", lambda *a: slices.append(1) or real_search(*a))
+    result = EndgameSearch(game).run(time_limit=1.0)
+    assert result.reason == "time" and not result.complete
+    assert len(slices) <= 10

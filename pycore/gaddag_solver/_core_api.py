@@ -171,6 +171,20 @@ def pattern(lexicon: OpenedLexicon, codes: bytes) -> bytes:
     )
 
 
+def endgame_words(
+    lexicon: OpenedLexicon, rules: Any, board: bytes, counts: bytes, step_limit: int
+) -> bytes | None:
+    """The words an endgame can form through the board's tiles (gd_endgame_words), or None when
+    finding them would take more than step_limit steps."""
+    finished = ffi.new("uint32_t *")
+    words = _collect(
+        lambda out, cap, needed, count: lib.gd_endgame_words(
+            lexicon.struct, rules, board, counts, step_limit, out, cap, needed, count, finished
+        )
+    )
+    return words if finished[0] else None
+
+
 def containing(lexicon: OpenedLexicon, codes: bytes) -> bytes:
     return _collect(
         lambda out, cap, needed, count: lib.gd_containing(

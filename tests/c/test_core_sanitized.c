@@ -288,6 +288,41 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
     simulations_run++;
 }
 
+/* The endgame's words through the board: asked with no room, then with exactly the room they
+ * need; each one a word of the lexicon; a step limit stops the walk and says so. */
+static void endgame_words_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game)
+{
+    uint8_t tiles[64];
+    for (unsigned c = 0; c < 64; c++) tiles[c] = (uint8_t)(game->rack[0][c] + game->rack[1][c]);
+    size_t needed = 0, again = 0;
+    uint32_t count = 0, count_again = 0, finished = 0;
+    CHECK(gd_endgame_words(lex, rules, game->board, tiles, 0, NULL, 0, &needed, &count, &finished) == GD_OK && finished,
+          "endgame words, counted");
+    uint8_t *words = malloc(needed + 1);
+    CHECK(gd_endgame_words(lex, rules, game->board, tiles, 0, words, needed, &again, &count_again, &finished) == GD_OK,
+          "endgame words");
+    CHECK(again == needed && count_again == count, "the second call found %zu bytes, the first %zu", again, needed);
+    uint32_t seen = 0;
+    for (size_t at = 0; at < needed; seen++) {
+        size_t length = strlen((const char *)words + at);
+        CHECK(length > 0 && gd_contains(lex, words + at, length), "endgame word %u is not in the lexicon", seen);
+        at += length + 1;
+    }
+    CHECK(seen == count, "%u words written, %u counted", seen, count);
+    if (count > 0) {
+        CHECK(gd_endgame_words(lex, rules, game->board, tiles, 1, NULL, 0, &needed, &count, &finished) == GD_OK &&
+                  !finished,
+              "a step limit of 1 stops the walk");
+    }
+    if (lex->alphabet_size < 63) {
+        tiles[lex->alphabet_size + 1] = 1;
+        CHECK(gd_endgame_words(lex, rules, game->board, tiles, 0, NULL, 0, &needed, &count, &finished) ==
+                  GD_ERR_ARGUMENT,
+              "a tile outside the alphabet is refused");
+    }
+    free(words);
+}
+
 /* Search an endgame to its end (a small table and move stack, so collisions and a full stack are
  * exercised), then replay the line: it must be worth the value found. */
 static void endgame_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game)
@@ -343,6 +378,7 @@ static void endgame_of(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
     CHECK(gd_game_from_position(position, exact, game->board, racks, game->score, game->to_move, 1, &err) == GD_OK,
           "endgame position: %s", err.message);
     CHECK(position->bag_count == 0, "%u tiles in the bag of an endgame", position->bag_count);
+    endgame_words_on(lex, exact, position);
     endgame_on(lex, exact, position);
     free(position);
     free(exact);

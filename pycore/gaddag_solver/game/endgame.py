@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from .. import _core_api as core
 from ..board import Board
+from ..lexicon import Lexicon
 from ..move import Move
 from .play import Game, GameError
 
@@ -30,6 +31,12 @@ MAX_DEPTH = 64
 # the table with good first moves, after which one search to the end costs fewer positions than
 # going on one ply at a time through the long lines that passes make (bench/endgame.py).
 STEP_DEPTHS = 6
+# The endgame's own lexicon (endgame_lexicon): found in at most this many steps (milliseconds;
+# blanks on both racks can make it far more), and used when it holds at most this share of the
+# game's lexicon.
+PRUNE_STEP_LIMIT = 5_000_000
+PRUNE_MAX_SHARE = 0.5
+_LETTER_CODES = bytes(code & 63 for code in range(256))  # a letter's code without the blank flag
 
 
 class EndgameError(GameError):
@@ -65,10 +72,41 @@ class EndgameResult:
         }
 
 
+def both_racks(game: Game) -> bytes:
+    """The tiles on the two racks together, counted by code ([0] the blanks)."""
+    first, second = core.game_rack(game._state, 0), core.game_rack(game._state, 1)
+    return bytes(a + b for a, b in zip(first, second, strict=True))
+
+
+def endgame_lexicon(game: Game) -> Lexicon | None:
+    """A lexicon of just the words the rest of ``game`` can form (its bag empty): those through
+    a tile on the board with the other letters from the two racks, and those the racks alone
+    spell. It generates the same plays as the game's lexicon for every position the endgame
+    reaches, and far faster (docs/endgame.md). None when the racks could spell so many words
+    that the full lexicon is as good (or finding them would take long: blanks on both racks)."""
+    codes = core.game_board(game._state, game.rules.rows * game.rules.cols)
+    tiles = both_racks(game)
+    lexicon = game.lexicon
+    through_board = core.endgame_words(lexicon._core, game._rules, codes, tiles, PRUNE_STEP_LIMIT)
+    if through_board is None:
+        return None
+    racks_alone = core.anagrams(lexicon._core, tiles, True).translate(_LETTER_CODES)
+    words = set(through_board.split(b"\0")) | set(racks_alone.split(b"\0"))
+    words.discard(b"")
+    if not words or len(words) > PRUNE_MAX_SHARE * len(lexicon):
+        return None
+    data, _stats = core.build(
+        b"\0".join(sorted(words)), len(lexicon.alphabet), lexicon.alphabet.header_bytes(), b"endgame"
+    )
+    return Lexicon(core.open_lexicon(data), f"{lexicon.source} (endgame words)", game.rules)
+
+
 class EndgameSearch:
     """An endgame search of ``game``'s position (the bag must be empty; both racks are known)."""
 
-    def __init__(self, game: Game, *, table_bytes: int = core.ENDGAME_TABLE_BYTES) -> None:
+    def __init__(
+        self, game: Game, *, table_bytes: int = core.ENDGAME_TABLE_BYTES, prune: bool = True
+    ) -> None:
         if game.over:
             raise EndgameError("the game is over")
         if game.bag_count:
@@ -80,9 +118,11 @@ class EndgameSearch:
         self._nodes = 0
         self._elapsed = 0.0
         self._last: core.EndgameResult | None = None
+        lexicon = endgame_lexicon(game) if prune else None
+        self.words = len(lexicon) if lexicon is not None else len(game.lexicon)
         try:
             self._state = core.endgame_start(
-                game.lexicon._core, game._rules, game._state, table_bytes=table_bytes
+                (lexicon or game.lexicon)._core, game._rules, game._state, table_bytes=table_bytes
             )
         except core.CoreError as error:
             raise EndgameError(str(error)) from None
@@ -100,13 +140,14 @@ class EndgameSearch:
             raise EndgameError(f"max_depth must be from 1 to {MAX_DEPTH}, not {max_depth}")
         self._stop = False
         started = time.perf_counter()
+        deadline = None if time_limit is None else started + time_limit
         depth = 1 if self._last is None else self._last.depth + 1
         if self._last is not None and self._last.complete:
             yield self._result("solved")
             return
         while depth <= max_depth:
             while True:
-                if self._stop or (time_limit is not None and time.perf_counter() - started >= time_limit):
+                if self._stop or (deadline is not None and time.perf_counter() >= deadline):
                     self._elapsed += time.perf_counter() - started
                     started = time.perf_counter()
                     if self._last is not None:
@@ -179,7 +220,10 @@ def solve_endgame(
     max_depth: int = MAX_DEPTH,
     time_limit: float | None = None,
     progress: Callable[[EndgameResult], object] | None = None,
+    prune: bool = True,
 ) -> EndgameResult:
     """The best line for the player to move in ``game`` (the bag empty) and the spread it gains:
-    exact when ``result.complete``, else the best found by the deepest finished search."""
-    return EndgameSearch(game).run(max_depth, time_limit, progress)
+    exact when ``result.complete``, else the best found by the deepest finished search.
+    ``prune``: search with the endgame's own lexicon (:func:`endgame_lexicon`), the same plays
+    found faster."""
+    return EndgameSearch(game, prune=prune).run(max_depth, time_limit, progress)
