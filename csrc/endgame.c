@@ -28,7 +28,7 @@ typedef struct eg_entry {
     uint8_t depth;
     uint8_t flag;
     uint8_t has_move;
-    uint8_t reserved;
+    uint8_t work; /* about log2 of the positions its search visited: what replacing it would lose */
     gd_move move; /* the best move found: tried first, before the position's moves are generated */
 } eg_entry;
 
@@ -174,6 +174,37 @@ static void set_pv(gd_endgame_state *es, uint32_t ply, const gd_move *m, int sea
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
                       size_t base, int *exact);
 
+/* The table holds buckets of two entries: the first keeps the result that cost the most to find,
+ * the second the latest, so a flood of cheap results deep in the tree does not wash out the
+ * expensive ones near the root. */
+static eg_entry *bucket_of(const gd_endgame_state *es, uint64_t key) { return &es->table[key & es->table_mask & ~1ull]; }
+
+static eg_entry *probe(const gd_endgame_state *es, uint64_t key)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    if (bucket[0].key == key) return &bucket[0];
+    if (bucket[1].key == key) return &bucket[1];
+    return NULL;
+}
+
+/* Where a result for `key` that cost about 2^work positions goes. */
+static eg_entry *slot_for(const gd_endgame_state *es, uint64_t key, uint8_t work)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    if (bucket[0].key == key || work >= bucket[0].work) {
+        if (bucket[0].key != key && bucket[0].key) bucket[1] = bucket[0]; /* the displaced one stays a while */
+        return &bucket[0];
+    }
+    return &bucket[1];
+}
+
+static uint8_t log2_work(uint64_t positions)
+{
+    uint8_t bits = 0;
+    while (positions >>= 1) bits++;
+    return bits;
+}
+
 static int same_move(const gd_move *a, const gd_move *b)
 {
     return a->kind == b->kind && a->row == b->row && a->col == b->col && a->direction == b->direction &&
@@ -269,10 +300,11 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     }
     const uint32_t p = es->to_move;
     const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
-    eg_entry *entry = &es->table[key & es->table_mask];
+    const uint64_t nodes_before = es->nodes;
+    const eg_entry *entry = probe(es, key);
     gd_move hint;
     int hinted = 0;
-    if (entry->key == key) {
+    if (entry) {
         if (ply > 0 && entry->depth >= depth) {
             int usable = entry->flag == FLAG_EXACT || (entry->flag == FLAG_LOWER && entry->value >= beta) ||
                          (entry->flag == FLAG_UPPER && entry->value <= alpha);
@@ -365,12 +397,15 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             }
         }
     }
-    entry->key = key;
-    entry->value = best;
-    entry->move = best_move;
-    entry->has_move = 1;
-    entry->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
-    entry->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
+    const uint8_t work = log2_work(es->nodes - nodes_before);
+    eg_entry *slot = slot_for(es, key, work);
+    slot->key = key;
+    slot->value = best;
+    slot->move = best_move;
+    slot->has_move = 1;
+    slot->work = work;
+    slot->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
+    slot->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
     *exact = all_exact;
     return best;
 }
@@ -415,8 +450,8 @@ static void extend_line(gd_endgame_state *es, gd_endgame_result *out)
             if (last && last->kind == GD_PLAY && tiles_of(es->rack[1 - es->to_move], rules->alphabet_size) == 0) break;
             if (es->scoreless >= rules->scoreless_turns) break;
             const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
-            const eg_entry *entry = &es->table[key & es->table_mask];
-            if (entry->key != key || !entry->has_move || !fits(es, &entry->move, es->to_move)) break;
+            const eg_entry *entry = probe(es, key);
+            if (!entry || !entry->has_move || !fits(es, &entry->move, es->to_move)) break;
             out->line[out->line_length] = entry->move;
             out->line[out->line_length].equity = 100 * entry->move.score;
             m = &out->line[out->line_length++];
