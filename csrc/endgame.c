@@ -274,6 +274,9 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
 
 /* Moves picked one by one before the rest are sorted. */
 #define EAGER_PICKS 4
+/* Order keys: going out first, then tiles played, then their worth (below GD_MAX_TILE_VALUE x 32). */
+#define GOING_OUT_FIRST 0x20000000
+#define TILE_ORDER 0x400000
 
 /* Bring the best of moves[from..count) to moves[from], in the order gd_sort_moves gives. */
 static void pick_best(gd_move *moves, size_t from, size_t count)
@@ -359,12 +362,19 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                                       count, room - 1, es->move_capacity);
             return 0;
         }
-        /* order: plays that go out, then by score; the pass last */
+        /* order: plays that go out, then by the tiles they play (how many, then what they are
+         * worth: tiles left on a rack count against it at the end), then by score; the pass last */
         gd_move *pass = &moves[count];
         memset(pass, 0, sizeof *pass);
         pass->kind = GD_PASS;
         pass->equity = -INFINITE_VALUE;
-        for (size_t i = 0; i < count; i++) moves[i].equity = moves[i].score + (moves[i].tiles_placed == held ? 1000000 : 0);
+        for (size_t i = 0; i < count; i++) {
+            const gd_move *m = &moves[i];
+            int32_t worth = 0;
+            for (unsigned k = 0; k < m->length; k++)
+                if (!(m->word[k] & GD_ON_BOARD_FLAG)) worth += gd_tile_value(rules, m->word[k]);
+            moves[i].equity = (m->tiles_placed == held ? GOING_OUT_FIRST : 0) + (int32_t)m->tiles_placed * TILE_ORDER + worth;
+        }
         count++;
         for (size_t i = 0; i < count; i++) {
             /* most positions cut after a move or two: pick those few first, sort the rest only
