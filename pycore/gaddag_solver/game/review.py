@@ -259,8 +259,8 @@ class GameReview:
 
     def sim_mistakes(self, count: int = MISTAKES) -> list[TurnReview]:
         """The turns that lost the most by simulation (none that lost nothing)."""
-        lost = [t for t in self.turns if t.sim is not None and (t.sim.equity_lost or 0) > 0]
-        return sorted(lost, key=lambda t: (-(t.sim.equity_lost or 0) if t.sim else 0, t.turn))[:count]
+        lost = [(t.sim.equity_lost, t) for t in self.turns if t.sim is not None and t.sim.equity_lost]
+        return [t for _, t in sorted(lost, key=lambda pair: (-pair[0], pair[1].turn))][:count]
 
     def records(self) -> list[dict[str, Any]]:
         """JSON Lines records: one per turn reviewed (``"type": "turn"``), then one per player."""
