@@ -233,18 +233,21 @@ def test_batch_reports_a_bad_file_and_reviews_the_rest(batch_folder: Path) -> No
             assert kinds[-2:] == ["player", "player"] and set(kinds[:-2]) <= {"turn"}
 
 
-def test_batch_gives_the_same_records_everywhere(batch_folder: Path) -> None:
+def records_everywhere(paths: list[str], spec: ReviewSpec) -> list[list[list[dict]]]:
+    """The batch's records on one process, on two, and on a Dask LocalCluster of two."""
     import distributed  # the test extra installs it: a missing Dask fails, never skips
 
-    paths = find_games(str(batch_folder))
-    spec = ReviewSpec("sowpods", "sowpods")
     one = review_files(paths, spec, workers=1)
     two = review_files(paths, spec, workers=2)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         dask = review_files(paths, spec, scheduler=cluster.scheduler_address)
-    records = [[r.records for r in results] for results in (one, two, dask)]
+    return [[r.records for r in results] for results in (one, two, dask)]
+
+
+def test_batch_gives_the_same_records_everywhere(batch_folder: Path) -> None:
+    records = records_everywhere(find_games(str(batch_folder)), ReviewSpec("sowpods", "sowpods"))
     assert records[0] == records[1] == records[2]
     assert sum(len(r) for r in records[0]) > GAMES * 20
 
@@ -454,21 +457,12 @@ def test_a_forced_best_play_is_the_best_by_simulation(sowpods: Lexicon, leaves: 
 
 
 def test_batch_sim_gives_the_same_records_everywhere(self_played: Path, tmp_path: Path) -> None:
-    import distributed
-
     for path in sorted(self_played.glob("*.gcg"))[:3]:
         (tmp_path / path.name).write_bytes(path.read_bytes())
-    paths = find_games(str(tmp_path))
     spec = ReviewSpec("sowpods", "sowpods", sim=SimSettings(candidates=2, plies=1, iterations=12, seed=5))
-    one = review_files(paths, spec, workers=1)
-    two = review_files(paths, spec, workers=2)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        dask = review_files(paths, spec, scheduler=cluster.scheduler_address)
-    records = [[r.records for r in results] for results in (one, two, dask)]
+    records = records_everywhere(find_games(str(tmp_path)), spec)
     assert records[0] == records[1] == records[2]
-    turns = [r for result in one for r in result.records if r["type"] == "turn"]
+    turns = [r for game in records[0] for r in game if r["type"] == "turn"]
     assert sum(r["sim_best"] is not None for r in turns) > 30
 
 
