@@ -416,6 +416,26 @@ def test_the_move_made_is_always_simulated(self_played: Path, sowpods: Lexicon, 
     assert added >= 5  # the case occurs (greedy plays outside the top two by equity)
 
 
+def test_a_pass_a_withdrawn_play_and_an_exchange_made_are_simulated(
+    sowpods: Lexicon, twl06: Lexicon, leaves: Leaves
+) -> None:
+    replay = Replay.load(CLUB, sowpods)
+    review = review_replay(replay, leaves, "sowpods", SIM)
+    assert assert_sim_matches_simulate(replay, review, sowpods, leaves, SIM) == (5, 0)
+    by_line = {t.line: t for t in review.turns}
+    for line in (14, 19):  # 10G TEVL withdrawn (valued as the pass it amounted to), then a pass
+        sim = by_line[line].sim
+        assert sim is not None and sim.candidates == SIM.candidates + 1 and sim.played_value is not None
+    lines = QUACKLE.read_text().splitlines()[:8]
+    lines[7] = ">Quackle: BEDGMNP  -BGMP  +0   40"
+    replay = Replay.from_text("\n".join(lines) + "\n", twl06)
+    review = review_replay(replay, leaves, "sowpods", SIM)
+    assert assert_sim_matches_simulate(replay, review, twl06, leaves, SIM) == (3, 0)
+    exchange = review.turns[-1]
+    assert exchange.played == "exchange BGMP" and exchange.sim is not None
+    assert exchange.sim.played_value is not None and exchange.sim.note == ""
+
+
 def forced_gcg(sowpods: Lexicon, leaves: Leaves, bingo: bool) -> str:
     """FLOWERs, QUEEN, SIZE and VEX on the board (test_simulate's position), then AEIRSTU to play:
     URALITES (82) or the best play of 12 points or fewer; the scores are the replay's own."""
