@@ -1041,6 +1041,10 @@ def cmd_review(args: argparse.Namespace) -> int:
             return _error(str(exc), EXIT_USAGE)
         except GcgError as exc:
             return _error(str(exc))
+        except KeyboardInterrupt:  # a simulated review is long: Ctrl-C ends it without a traceback
+            if bar is not None:
+                bar.close()
+            return _error("interrupted")
         finally:
             if bar is not None:
                 bar.close()

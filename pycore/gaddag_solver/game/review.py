@@ -69,6 +69,8 @@ __all__ = [
     "review_file",
     "review_files",
     "review_replay",
+    "sim_candidates",
+    "simulate_turn",
 ]
 
 SCHEDULER_TIMEOUT = 10.0
