@@ -489,8 +489,10 @@ def test_batch_sim_gives_the_same_records_everywhere(self_played: Path, tmp_path
 def test_cli_sim(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["review", str(QUACKLE), "--lexicon", "twl06", "--leaves", "sowpods", "--sim"]
     args += ["--sim-candidates", "3", "--sim-plies", "1", "--sim-iterations", "40", "--sim-seed", "11"]
-    assert main([*args, "--format", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    assert main([*args, "--format", "json", "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert "15/15 turns" in captured.err  # the progress bar, a turn at a time
+    out = json.loads(captured.out)
     expected = review_file(QUACKLE, "twl06", "sowpods", sim=SIM).to_dict()
     assert out == json.loads(json.dumps(expected))
     assert out["sim"] == {"candidates": 3, "plies": 1, "iterations": 40, "time_limit": None,
