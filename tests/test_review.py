@@ -477,13 +477,13 @@ def test_a_forced_best_play_is_the_best_by_simulation(sowpods: Lexicon, leaves: 
 
 
 def test_batch_sim_gives_the_same_records_everywhere(self_played: Path, tmp_path: Path) -> None:
-    for path in sorted(self_played.glob("*.gcg"))[:3]:
+    for path in sorted(self_played.glob("*.gcg"))[:2]:
         (tmp_path / path.name).write_bytes(path.read_bytes())
     spec = ReviewSpec("sowpods", "sowpods", sim=SimSettings(candidates=2, plies=1, iterations=12, seed=5))
     records = records_everywhere(find_games(str(tmp_path)), spec)
     assert records[0] == records[1] == records[2]
     turns = [r for game in records[0] for r in game if r["type"] == "turn"]
-    assert sum(r["sim_best"] is not None for r in turns) > 30
+    assert sum(r["sim_best"] is not None for r in turns) > 20
 
 
 def test_cli_sim(capsys: pytest.CaptureFixture[str]) -> None:
