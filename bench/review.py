@@ -15,7 +15,7 @@ table: workers, games, turns reviewed, seconds, games/s, turns/s, ms per turn.
 With --sim every turn with tiles in the bag is simulated too (``SimSettings``; the defaults are
 simulate.py's): games/s and turns/s then count the simulation, and the table adds the turns
 simulated, their mean iterations, how many the stopping rule decided (the rest ran to the
-limit) and the seconds per simulated turn. A simulated review is thousands of times slower:
+limit) and the seconds per simulated turn. A simulated review is about a thousand times slower:
 give a few games (--games, default 10 with --sim) and one run (--repeat, default 1 with --sim).
 "cpu s" is the CPU time of this process and its worker processes.
 """
