@@ -1,5 +1,5 @@
 """Reviewing recorded games: for every turn with a known rack, the play made against the best
-play by static equity, and a summary per player.
+play by static equity (and, when asked, by simulation), and a summary per player.
 
 >>> from gaddag_solver.game.review import review_file
 >>> review = review_file("game.gcg", leaves="sowpods")  # doctest: +SKIP
@@ -14,6 +14,11 @@ strictly higher equity; of how many). A play the lexicon lacks is not among the 
 withdrawn, it is valued as the pass it amounted to; kept, as its score plus its leave. A bingo
 (a play of the whole rack) missed is one the position had when the move made was not one.
 
+With :class:`SimSettings` every reviewed turn whose bag still holds tiles is also simulated
+(:mod:`gaddag_solver.game.simulate`): the best candidates by equity plus the move made, from
+:meth:`Replay.game_at <gaddag_solver.game.replay.Replay.game_at>`, seeded by the settings' seed
+plus the turn's number, so a turn's figures do not depend on which process reviews it.
+
 :func:`review_files` runs many files in parallel (local processes or a Dask cluster, the chunks
 and ordering of :mod:`gaddag_solver.game.parallel`); a file that cannot be read is reported in its
 result and the others go on.
@@ -21,6 +26,7 @@ result and the others go on.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 import time
@@ -37,17 +43,34 @@ from ..rack import Rack
 from ..rules import Rules
 from ..solver import Solver, Valuation, get_solver
 from . import parallel
+from .play import Game, GameError
 from .replay import Replay, ReplayTurn, lexicon_for, tiles_value
+from .simulate import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_ITERATIONS,
+    DEFAULT_PLIES,
+    MAX_CANDIDATES,
+    MAX_PLIES,
+    SimResult,
+    Simulation,
+    SimulationError,
+    prune_threshold,
+)
 
 __all__ = [
     "GameReview",
     "PlayerReview",
     "ReviewError",
     "ReviewSpec",
+    "SimSettings",
     "TurnReview",
+    "TurnSim",
     "review_file",
     "review_files",
     "review_replay",
+    "sim_candidates",
+    "simulate_turn",
 ]
 
 SCHEDULER_TIMEOUT = 10.0
@@ -56,7 +79,99 @@ _KIND_PLAY = 0
 
 
 class ReviewError(ValueError):
-    """A review cannot run as asked (a lexicon, a leave table or a scheduler); says which and why."""
+    """A review cannot run as asked (a lexicon, a leave table, a scheduler or the simulation's
+    settings); says which and why."""
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """How each turn is simulated: the ``candidates`` best moves by equity (the move made is added
+    when it is not among them), ``plies`` moves looked ahead after each, at most ``iterations``
+    iterations and ``time_limit`` seconds a turn (None: no limit; a time limit makes the figures
+    depend on the machine), the stopping rule's ``confidence``, and ``seed`` (turn i is simulated
+    with seed + i). Bad values raise ReviewError."""
+
+    candidates: int = DEFAULT_CANDIDATES
+    plies: int = DEFAULT_PLIES
+    iterations: int = DEFAULT_ITERATIONS
+    time_limit: float | None = None
+    confidence: float = DEFAULT_CONFIDENCE
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not _whole(self.candidates) or not 2 <= self.candidates <= MAX_CANDIDATES - 1:
+            raise ReviewError(
+                f"simulation candidates must be a whole number from 2 to {MAX_CANDIDATES - 1} "
+                f"(the move made is added), not {self.candidates!r}"
+            )
+        if not _whole(self.plies) or not 0 <= self.plies <= MAX_PLIES:
+            raise ReviewError(
+                f"simulation plies must be a whole number from 0 to {MAX_PLIES}, not {self.plies!r}"
+            )
+        if not _whole(self.iterations) or self.iterations < 1:
+            raise ReviewError(
+                f"simulation iterations must be a whole number from 1 up, not {self.iterations!r}"
+            )
+        if self.time_limit is not None and not (
+            isinstance(self.time_limit, int | float) and 0 < self.time_limit < float("inf")
+        ):
+            raise ReviewError(
+                f"the simulation time a turn must be a number of seconds above 0, not {self.time_limit!r}"
+            )
+        try:
+            prune_threshold(self.confidence, self.candidates)
+        except (SimulationError, TypeError):
+            raise ReviewError(
+                f"simulation confidence must be 0 (never drop a candidate) or between 0 and 1, "
+                f"not {self.confidence!r}"
+            ) from None
+        if not _whole(self.seed):
+            raise ReviewError(f"the simulation seed must be a whole number, not {self.seed!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class TurnSim:
+    """One turn simulated (values in points: the spread gained over the look-ahead plus the
+    difference of the last leaves; docs/simulation.md). Values are None when the turn was not
+    simulated, or for a move made that cannot be played forward; ``note`` says why."""
+
+    best: str | None = None
+    best_value: float | None = None
+    best_win_rate: float | None = None
+    played_value: float | None = None
+    played_win_rate: float | None = None
+    equity_lost: float | None = None  # best − made, never below 0
+    candidates: int = 0
+    iterations: int = 0
+    stopped: str = ""  # why the simulation ended: decided, iterations or time
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        def points(value: float | None) -> float | None:
+            return None if value is None else round(value, 3)
+
+        def rate(value: float | None) -> float | None:
+            return None if value is None else round(value, 4)
+
+        return {
+            "sim_best": self.best,
+            "sim_best_value": points(self.best_value),
+            "sim_best_win_rate": rate(self.best_win_rate),
+            "sim_played_value": points(self.played_value),
+            "sim_played_win_rate": rate(self.played_win_rate),
+            "sim_equity_lost": points(self.equity_lost),
+            "sim_candidates": self.candidates,
+            "sim_iterations": self.iterations,
+            "sim_stopped": self.stopped,
+            "sim_note": self.note,
+        }
 
 
 @dataclass(frozen=True)
@@ -83,13 +198,18 @@ class TurnReview:
     bingo_played: bool
     best_bingo: str
     note: str = ""
+    sim: TurnSim | None = None  # None: the review was not asked to simulate
 
     @property
     def bingo_missed(self) -> bool:
         return self.bingo_available and not self.bingo_played
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "bingo_missed": self.bingo_missed}
+        static = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "sim"}
+        out = {**static, "bingo_missed": self.bingo_missed}
+        if self.sim is not None:
+            out.update(self.sim.to_dict())
+        return out
 
 
 @dataclass(frozen=True)
@@ -105,13 +225,18 @@ class PlayerReview:
     best_found: int
     bingos_played: int
     bingos_missed: int
+    sim_turns: int | None = None  # turns whose move made was simulated (None: no simulation asked)
+    sim_equity_lost: float | None = None
 
     @property
     def mean_equity_lost(self) -> float:
         return self.equity_lost / self.turns if self.turns else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "mean_equity_lost": round(self.mean_equity_lost, 2)}
+        out = {**asdict(self), "mean_equity_lost": round(self.mean_equity_lost, 2)}
+        if self.sim_turns is None:
+            del out["sim_turns"], out["sim_equity_lost"]
+        return out
 
 
 @dataclass(frozen=True)
@@ -127,11 +252,17 @@ class GameReview:
     warnings: list[str]
     players: tuple[PlayerReview, PlayerReview]
     seconds: float = field(default=0.0, compare=False)
+    sim: SimSettings | None = None
 
     def mistakes(self, count: int = MISTAKES) -> list[TurnReview]:
         """The turns that lost the most equity (none that lost nothing)."""
         lost = [turn for turn in self.turns if turn.equity_lost > 0]
         return sorted(lost, key=lambda turn: (-turn.equity_lost, turn.turn))[:count]
+
+    def sim_mistakes(self, count: int = MISTAKES) -> list[TurnReview]:
+        """The turns that lost the most by simulation (none that lost nothing)."""
+        lost = [(t.sim.equity_lost, t) for t in self.turns if t.sim is not None and t.sim.equity_lost]
+        return [t for _, t in sorted(lost, key=lambda pair: (-pair[0], pair[1].turn))][:count]
 
     def records(self) -> list[dict[str, Any]]:
         """JSON Lines records: one per turn reviewed (``"type": "turn"``), then one per player."""
@@ -150,34 +281,54 @@ class GameReview:
             "warnings": self.warnings,
             "players": [player.to_dict() for player in self.players],
             "mistakes": [turn.turn for turn in self.mistakes()],
+            **(
+                {"sim": self.sim.to_dict(), "sim_mistakes": [turn.turn for turn in self.sim_mistakes()]}
+                if self.sim is not None
+                else {}
+            ),
         }
 
     def format_table(self) -> str:
         """The turns, the players' summary, the biggest mistakes and the warnings, as text."""
         header = ["line", "player", "rack", "played", "score", "equity", "best", "equity", "lost", "rank"]
+        right = {0, 4, 5, 7, 8, 9}
+        if self.sim is not None:
+            header += ["sim best", "value", "win %", "played", "win %", "sim lost", "iterations"]
+            right |= {11, 12, 13, 14, 15, 16}
         rows = [header]
         for t in self.turns:
-            rows.append(
-                [
-                    str(t.line), t.nick, t.rack, t.played + (" *" if t.note else ""), str(t.played_score),
-                    f"{t.played_equity:.1f}", t.best, f"{t.best_equity:.1f}", f"{t.equity_lost:.1f}",
-                    f"{t.rank}/{t.moves}",
-                ]
-            )  # fmt: skip
-        lines = _columns(rows, right={0, 4, 5, 7, 8, 9})
+            row = [
+                str(t.line), t.nick, t.rack, t.played + (" *" if t.note or _sim_note(t) else ""),
+                str(t.played_score), f"{t.played_equity:.1f}", t.best, f"{t.best_equity:.1f}",
+                f"{t.equity_lost:.1f}", f"{t.rank}/{t.moves}",
+            ]  # fmt: skip
+            if t.sim is not None:
+                sim = t.sim
+                row += [
+                    sim.best or "-", _number(sim.best_value), _percent(sim.best_win_rate),
+                    _number(sim.played_value), _percent(sim.played_win_rate), _number(sim.equity_lost),
+                    str(sim.iterations) if sim.best else "-",
+                ]  # fmt: skip
+            rows.append(row)
+        lines = _columns(rows, right=right)
         for t in self.turns:
-            if t.note:
-                lines.append(f"  * line {t.line}: {t.note}")
+            for note in (t.note, _sim_note(t)):
+                if note:
+                    lines.append(f"  * line {t.line}: {note}")
         lines.append("")
-        rows = [["player", "score", "turns", "equity lost", "per turn", "best found", "bingos", "missed"]]
+        header = ["player", "score", "turns", "equity lost", "per turn", "best found", "bingos", "missed"]
+        if self.sim is not None:
+            header += ["simulated", "sim lost"]
+        rows = [header]
         for p in self.players:
             rows.append(
                 [
                     p.nick, str(p.score), str(p.turns), f"{p.equity_lost:.1f}", f"{p.mean_equity_lost:.1f}",
                     str(p.best_found), str(p.bingos_played), str(p.bingos_missed),
                 ]
+                + ([str(p.sim_turns), _number(p.sim_equity_lost)] if self.sim is not None else [])
             )  # fmt: skip
-        lines.extend(_columns(rows, right=set(range(1, 8))))
+        lines.extend(_columns(rows, right=set(range(1, len(header)))))
         mistakes = self.mistakes()
         if mistakes:
             lines.append("")
@@ -186,6 +337,16 @@ class GameReview:
                 lines.append(
                     f"  line {t.line} {t.nick} {t.rack}: {t.played} ({t.played_equity:.1f}) for "
                     f"{t.best} ({t.best_equity:.1f}), -{t.equity_lost:.1f}"
+                )
+        sim_mistakes = self.sim_mistakes()
+        if sim_mistakes:
+            lines.append("")
+            lines.append("biggest mistakes by simulation:")
+            for t in sim_mistakes:
+                assert t.sim is not None
+                lines.append(
+                    f"  line {t.line} {t.nick} {t.rack}: {t.played} ({_number(t.sim.played_value)}) for "
+                    f"{t.sim.best} ({_number(t.sim.best_value)}), -{_number(t.sim.equity_lost)}"
                 )
         if self.skipped:
             lines.append("")
@@ -196,8 +357,28 @@ class GameReview:
             lines.append("warnings:")
             lines.extend(f"  {warning}" for warning in self.warnings)
         lines.append("")
-        lines.append(f"{self.source}: lexicon {self.lexicon}, leaves {self.leaves}")
+        settings = ""
+        if self.sim is not None:
+            sim = self.sim
+            limit = f", {sim.time_limit:g} s" if sim.time_limit is not None else ""
+            settings = (
+                f"; simulated: {sim.candidates} candidates + the move made, {sim.plies} plies, at most "
+                f"{sim.iterations} iterations{limit} a turn, confidence {sim.confidence:g}, seed {sim.seed}"
+            )
+        lines.append(f"{self.source}: lexicon {self.lexicon}, leaves {self.leaves}{settings}")
         return "\n".join(lines)
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.1f}"
+
+
+def _sim_note(turn: TurnReview) -> str:
+    return turn.sim.note if turn.sim is not None else ""
 
 
 def _columns(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -351,14 +532,110 @@ def review_turn(solver: Solver, turn: ReplayTurn, leaves: Leaves | None) -> Turn
     )
 
 
-def review_replay(replay: Replay, leaves: Leaves | None, leaves_name: str = "") -> GameReview:
+# ---- by simulation ---------------------------------------------------------------------------------
+
+
+def _move_key(move: Move, rules: Rules) -> bytes:
+    """What identifies a move among a position's moves: its record less score and equity."""
+    return move.record(rules)[8:]
+
+
+def sim_candidates(
+    game: Game, made: Move, count: int, leaves: Leaves | None
+) -> tuple[list[Move], int | None]:
+    """The moves a review simulates for the player to move in ``game``: the ``count`` best by
+    equity other than the pass (as :class:`~gaddag_solver.game.simulate.Simulation` picks its
+    own), then ``made`` (the position's own Move, with its equity) when it is not among them. Also
+    the index of the move made in that list, None when the position has no such move (a phony
+    kept, an exchange the bag did not allow): then it cannot be played forward."""
+    rules = game.rules
+    moves = game.moves(leaves=leaves, equity=True)
+    chosen = [move for move in moves if move.kind != PASS][:count]
+    key = _move_key(made, rules)
+    for i, move in enumerate(chosen):
+        if _move_key(move, rules) == key:
+            return chosen, i
+    found = next((move for move in moves if _move_key(move, rules) == key), None)
+    if found is None:
+        return chosen, None
+    return [*chosen, found], len(chosen)
+
+
+def turn_seed(settings: SimSettings, turn: ReplayTurn) -> int:
+    """The seed turn ``turn`` is simulated with (and its Game dealt with): the same whichever
+    process reviews it, in whatever order."""
+    return settings.seed + turn.index
+
+
+def simulate_turn(
+    replay: Replay, turn: ReplayTurn, made: Move, leaves: Leaves | None, settings: SimSettings
+) -> TurnSim:
+    """Simulate a reviewed turn (``made``: the move as the static review values it, a withdrawn
+    play being the pass): the position is ``replay.game_at(turn)``, the candidates
+    :func:`sim_candidates`. With the bag empty it is not simulated (the note says why)."""
+    if turn.unseen().bag == 0:
+        return TurnSim(note="the bag is empty: an endgame, reviewed by static equity only")
+    seed = turn_seed(settings, turn)
+    try:
+        game = replay.game_at(turn.index, seed=seed)
+        candidates, made_at = sim_candidates(game, made, settings.candidates, leaves)
+        if not candidates:
+            return TurnSim(note="no play or exchange to simulate")
+        simulation = Simulation(
+            game, leaves=leaves, candidates=candidates, plies=settings.plies,
+            confidence=settings.confidence, seed=seed,
+        )  # fmt: skip
+        result = simulation.run(settings.iterations, settings.time_limit)
+    except GameError as error:  # SimulationError too: a position the file's racks make impossible
+        return TurnSim(note=f"not simulated: {error}")
+    return _turn_sim(result, candidates, made_at, made)
+
+
+def _turn_sim(result: SimResult, candidates: list[Move], made_at: int | None, made: Move) -> TurnSim:
+    best = result.best
+    note = ""
+    if len(candidates) == 1:  # the only move but the pass: nothing to compare it with
+        only = candidates[0]
+        return TurnSim(
+            best=describe(only), equity_lost=0.0 if made_at is not None else None, candidates=1,
+            stopped=result.reason, note="one candidate: nothing to compare it with",
+        )  # fmt: skip
+    played = None
+    if made_at is None:
+        note = f"{describe(made)} is not a move of the position: it cannot be played forward"
+    else:
+        played = next(c for c in result.candidates if c.move is candidates[made_at])
+    return TurnSim(
+        best=describe(best.move),
+        best_value=best.mean,
+        best_win_rate=best.win_rate,
+        played_value=None if played is None else played.mean,
+        played_win_rate=None if played is None else played.win_rate,
+        # a candidate dropped early keeps the mean it had then, which the leader's may fall below
+        equity_lost=None if played is None else 0.0 if played is best else max(0.0, best.mean - played.mean),
+        candidates=len(candidates),
+        iterations=result.iterations,
+        stopped=result.reason,
+        note=note,
+    )
+
+
+def review_replay(
+    replay: Replay,
+    leaves: Leaves | None,
+    leaves_name: str = "",
+    sim: SimSettings | None = None,
+    progress: parallel.Progress | None = None,
+) -> GameReview:
     """Review every turn of ``replay`` that has a whole rack, with ``leaves`` (None: every
-    leave worth 0)."""
+    leave worth 0); with ``sim``, simulate each of them too (:func:`simulate_turn`).
+    ``progress(turns done, turns)`` is called after each turn."""
     started = time.perf_counter()
     assert replay.lexicon is not None
     solver = get_solver(replay.lexicon, replay.rules)
     turns: list[TurnReview] = []
     skipped: list[tuple[int, str, str]] = []
+    todo: list[ReplayTurn] = []
     for turn in replay.turns:
         if turn.kind not in (PLAY, EXCHANGE, PASS):
             continue
@@ -366,11 +643,21 @@ def review_replay(replay: Replay, leaves: Leaves | None, leaves_name: str = "") 
         if why is not None:
             skipped.append((turn.line, turn.nick, why))
             continue
-        turns.append(review_turn(solver, turn, leaves))
+        todo.append(turn)
+    for done, turn in enumerate(todo, 1):
+        reviewed = review_turn(solver, turn, leaves)
+        if sim is not None:
+            assert turn.move is not None and turn.rack is not None
+            made = Move.pass_turn(str(turn.rack)) if turn.withdrawn else turn.move
+            reviewed = dataclasses.replace(reviewed, sim=simulate_turn(replay, turn, made, leaves, sim))
+        turns.append(reviewed)
+        if progress is not None:
+            progress(done, len(todo))
     players = []
     for seat in (0, 1):
         nick, name = replay.players[seat] if seat < len(replay.players) else ("", "")
         mine = [t for t in turns if t.player == seat]
+        simulated = [t.sim.equity_lost for t in mine if t.sim is not None and t.sim.equity_lost is not None]
         players.append(
             PlayerReview(
                 player=seat,
@@ -382,6 +669,8 @@ def review_replay(replay: Replay, leaves: Leaves | None, leaves_name: str = "") 
                 best_found=sum(1 for t in mine if t.equity_lost == 0),
                 bingos_played=sum(1 for t in mine if t.bingo_played),
                 bingos_missed=sum(1 for t in mine if t.bingo_missed),
+                sim_turns=None if sim is None else len(simulated),
+                sim_equity_lost=None if sim is None else round(sum(simulated), 2),
             )
         )
     return GameReview(
@@ -393,6 +682,7 @@ def review_replay(replay: Replay, leaves: Leaves | None, leaves_name: str = "") 
         warnings=[str(w) for w in replay.warnings],
         players=(players[0], players[1]),
         seconds=time.perf_counter() - started,
+        sim=sim,
     )
 
 
@@ -403,11 +693,13 @@ def review_replay(replay: Replay, leaves: Leaves | None, leaves_name: str = "") 
 class ReviewSpec:
     """What every game is reviewed with: a lexicon name or path (None: each file's ``#lexicon``,
     see :func:`~gaddag_solver.game.replay.lexicon_for`), a leave table's name or path (None: the
-    lexicon's own; ``"none"``: every leave worth 0) and the ruleset."""
+    lexicon's own; ``"none"``: every leave worth 0), the ruleset, and how to simulate each turn
+    (None: by static equity only)."""
 
     lexicon: str | None = None
     leaves: str | None = None
     rules: str = "english"
+    sim: SimSettings | None = None
 
 
 class _Engine:
@@ -451,23 +743,27 @@ class _Engine:
             self.tables[key] = found
         return found
 
-    def review(self, path: str) -> GameReview:
+    def review(
+        self, path: str, sim: SimSettings | None = None, progress: parallel.Progress | None = None
+    ) -> GameReview:
         gcg = read_gcg(path)
         name, note = lexicon_for(gcg.lexicon, self.spec.lexicon)
         lexicon = self.lexicon(name)
         replay = Replay(gcg, lexicon, self.rules, note)
         table, table_name = self.leaves(lexicon)
-        return review_replay(replay, table, table_name)
+        return review_replay(replay, table, table_name, sim, progress)
 
 
 _ENGINES: dict[ReviewSpec, _Engine] = {}
 
 
 def _engine(spec: ReviewSpec) -> _Engine:
-    engine = _ENGINES.get(spec)
+    """The engine of what ``spec`` loads (its simulation settings aside: they load nothing)."""
+    loads = dataclasses.replace(spec, sim=None)
+    engine = _ENGINES.get(loads)
     if engine is None:
         _ENGINES.clear()
-        engine = _ENGINES[spec] = _Engine(spec)
+        engine = _ENGINES[loads] = _Engine(loads)
     return engine
 
 
@@ -476,11 +772,13 @@ def review_file(
     lexicon: str | None = None,
     leaves: str | None = None,
     rules: str = "english",
+    sim: SimSettings | None = None,
+    progress: parallel.Progress | None = None,
 ) -> GameReview:
-    """Review the GCG file at ``path`` (see :class:`ReviewSpec` for the options). Raises GcgError
-    for a file that is not GCG, OSError when it cannot be read, ReviewError for a lexicon or leave
-    table that cannot be loaded."""
-    return _engine(ReviewSpec(lexicon, leaves, rules)).review(os.fspath(path))
+    """Review the GCG file at ``path`` (see :class:`ReviewSpec` for the options; ``progress(turns
+    done, turns)`` after each turn). Raises GcgError for a file that is not GCG, OSError when it
+    cannot be read, ReviewError for a lexicon or leave table that cannot be loaded."""
+    return _engine(ReviewSpec(lexicon, leaves, rules)).review(os.fspath(path), sim, progress)
 
 
 # ---- many files ------------------------------------------------------------------------------------
@@ -503,7 +801,7 @@ def review_chunk(spec: ReviewSpec, paths: list[str]) -> list[FileResult]:
     results = []
     for path in paths:
         try:
-            review = engine.review(path)
+            review = engine.review(path, spec.sim)
         except (GcgError, ReviewError) as error:
             results.append(_failed(path, str(error)))
             continue
