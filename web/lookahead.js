@@ -120,7 +120,7 @@ export class LookAheadPanel {
     const body = $("lookahead-rows");
     const rows = [];
     if (kind === "simulate") {
-      const headers = ["Move", "Value", "±95%", "Win", "Opp. bingo", "Iter."].map(th);
+      const headers = ["Move", "Value", "±95%", "Win", "Opp. bingo", "Iter."].map((text) => th(text));
       $("lookahead-head").replaceChildren(...headers, th("State", true));
       answer.candidates.forEach((c, i) => {
         const tr = document.createElement("tr");
