@@ -116,7 +116,7 @@ def points(value: float) -> str:
 
 
 def row_name(move: object) -> str:
-    """A row of the moves' name (and, without the leave, its Play button's)."""
+    """The name of a row of the moves (and, without the leave, of its Play button)."""
     equity = f"equity {points(move.equity)}"
     return f"{move.coord} {move.word} for {move.score}, {equity}, leave {move.leave or 'none'}"
 
