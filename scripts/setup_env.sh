@@ -5,7 +5,8 @@
 #      csrc/ into the cffi extension gaddag_solver._core) and the test tools
 #   3. the default lexicons in lexicons/ (English: enable, sowpods, twl06; Polish: sjp;
 #      Russian and Эрудит: lebedev, lebedev-erudit)
-#   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/
+#   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/ (and
+#      axe-core from npm, which the page's tests inject for their accessibility scan)
 # Environment: PYTHON (default python3, must be >= 3.11), VENV (default .venv).
 set -euo pipefail
 
@@ -76,8 +77,9 @@ say "default lexicons"
 python scripts/build_default_lexicons.py
 
 # ---- 4. the browser build ------------------------------------------------------------------
-if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "npm ci (the Pyodide runtime, pinned in package-lock.json)"
+if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "npm ci (the Pyodide runtime and axe-core, pinned in package-lock.json)"
     npm ci --silent --no-audit --no-fund
 fi
 say "browser wheel (emcc side module + the package)"

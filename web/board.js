@@ -171,26 +171,44 @@ export class BoardView {
       letter.className = "letter";
       letter.textContent = tile.blank ? tile.letter.toLowerCase() : tile.letter;
       sq.append(letter);
+      const points = this.values.get(tile.letter) ?? 0;
       if (!tile.blank) {
         const value = document.createElement("span");
         value.className = "value";
-        value.textContent = this.values.get(tile.letter) ?? "";
-        sq.append(value);
+        value.textContent = points;
+        sq.append(" ", value); // read "Q 10", as the name says it (a flex box does not draw the space)
       }
-      description = `${tile.blank ? `blank as ${tile.letter}` : tile.letter}${!cell ? " (preview)" : ""}`;
+      const worth = tile.blank ? "" : `, ${points} ${points === 1 ? "point" : "points"}`;
+      description = `${tile.blank ? `blank as ${tile.letter}` : `letter ${tile.letter}`}${worth}${cell ? "" : ", preview"}`;
     } else {
       if (sq.premium || sq.isStart) {
         const label = document.createElement("span");
         label.className = "plabel";
         label.textContent = sq.isStart ? "★" : sq.premium.label;
-        label.setAttribute("aria-hidden", "true");
+        label.setAttribute("aria-hidden", "true"); // said in the square's name
         sq.append(label);
       }
       description = "empty";
     }
-    const kind = [sq.premium?.name, sq.isStart ? "start" : null].filter(Boolean).join(", ");
-    const warning = `${last ? ", last move" : ""}${unknown ? ", in a word not in the lexicon" : ""}`;
-    sq.setAttribute("aria-label", `${this.name(r, c)}${kind ? ` (${kind})` : ""}: ${description}${warning}`);
+    const marked = this.errorSquare === i;
+    sq.setAttribute("aria-label", this.squareName(r, c, sq, { description, last, unknown, marked, shown: !tile }));
+  }
+
+  /** A square's accessible name: "H8, double word, letter Q, 10 points". The premium's printed
+   * label (TW, DL…) is in it while it is on show, so a name read aloud and the square seen agree. */
+  squareName(r, c, sq, { description, last, unknown, marked, shown }) {
+    const premium = sq.premium && `${sq.premium.name}${shown && !sq.isStart ? ` ${sq.premium.label}` : ""}`;
+    return [
+      this.name(r, c),
+      premium,
+      sq.isStart ? "start" : null,
+      description,
+      last ? "last move" : null,
+      unknown ? "in a word not in the lexicon" : null,
+      marked ? "the square the error names" : null,
+    ]
+      .filter(Boolean)
+      .join(", ");
   }
 
   renderSelection() {

@@ -120,14 +120,15 @@ export class LookAheadPanel {
     const body = $("lookahead-rows");
     const rows = [];
     if (kind === "simulate") {
-      $("lookahead-head").replaceChildren(...["Move", "Value", "±95%", "Win", "Opp. bingo", "Iter.", ""].map(th));
+      const headers = ["Move", "Value", "±95%", "Win", "Opp. bingo", "Iter."].map((text) => th(text));
+      $("lookahead-head").replaceChildren(...headers, th("State", true));
       answer.candidates.forEach((c, i) => {
         const tr = document.createElement("tr");
         tr.dataset.index = String(i);
         tr.classList.toggle("dropped", c.dropped);
         const err = c.stderr === null ? "–" : (1.96 * c.stderr).toFixed(1);
         tr.append(
-          td(c.move),
+          moveCell(c.move, c.placed),
           td(c.iterations ? signed(c.mean) : "–", "num"),
           td(err, "num"),
           td(c.iterations ? percent(c.win_rate) : "–", "num"),
@@ -142,11 +143,14 @@ export class LookAheadPanel {
       (answer.line || []).forEach((m, i) => {
         const tr = document.createElement("tr");
         tr.dataset.index = String(i);
-        tr.append(td(String(i + 1), "num"), td(i % 2 ? "opponent" : "you"), td(m.move));
+        tr.append(td(String(i + 1), "num"), td(i % 2 ? "opponent" : "you"), moveCell(m.move, i === 0 && m.placed));
         rows.push(tr);
       });
     }
+    // the rows are drawn anew at each update: a move's button that had the focus keeps it
+    const focused = body.contains(document.activeElement) ? document.activeElement.textContent : null;
     body.replaceChildren(...rows);
+    if (focused !== null) [...body.querySelectorAll("button.show-move")].find((b) => b.textContent === focused)?.focus();
     this.setStatus(`${this.summary(answer)}…`);
   }
 
@@ -158,10 +162,22 @@ export class LookAheadPanel {
   }
 }
 
-function th(text) {
+function th(text, hidden = false) {
   const cell = document.createElement("th");
   cell.scope = "col";
-  cell.textContent = text;
+  if (hidden) cell.append(Object.assign(document.createElement("span"), { className: "visually-hidden", textContent: text }));
+  else cell.textContent = text;
+  return cell;
+}
+
+/** A move's cell: a button that shows it on the board where it has tiles to show, so the
+ * keyboard previews it as a click on the row does. */
+function moveCell(move, placed) {
+  if (!placed || !placed.length) return td(move);
+  const cell = document.createElement("td");
+  const button = Object.assign(document.createElement("button"), { type: "button", className: "show-move", textContent: move });
+  button.setAttribute("aria-label", `Show ${move} on the board`);
+  cell.append(button);
   return cell;
 }
 

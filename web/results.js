@@ -233,7 +233,9 @@ export class ResultsView {
     button.dataset.index = i;
     button.disabled = this.stale;
     const what = kind === PLAY ? `${coord} ${plain} for ${score}` : plain;
-    button.setAttribute("aria-label", `Play ${what}${valued ? `, equity ${points(list.equityPoints(i))}` : ""}`);
+    const equity = valued ? `, equity ${points(list.equityPoints(i))}` : "";
+    button.setAttribute("aria-label", `Play ${what}${equity}`);
+    row.setAttribute("aria-label", `${what}${equity}, leave ${list.leave(i) || "none"}`); // said on focus
     action.append(button);
     return row;
   }

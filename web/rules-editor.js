@@ -113,7 +113,7 @@ const PANEL = `
         <button type="button" data-tool="Q" aria-pressed="false">QW</button>
         <button type="button" data-tool="start" aria-pressed="false">★ start</button>
       </div>
-      <div id="re-board" class="re-board" aria-label="Premium squares: click or drag to paint"></div>
+      <div id="re-board" class="re-board" role="group" aria-label="Premium squares: click or drag to paint"></div>
       <p class="error" data-error-for="layout" hidden></p>
       <h3 class="own-heading">Letters <span id="re-tiles" class="hint"></span></h3>
       <table class="re-letters">
