@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gaddag_format.h" /* the anagram filter, built with the walk index */
+#include "movegen_internal.h" /* its probe with a blank */
 #include "gaddag_solver.h"
 
 static int failures;
@@ -478,7 +479,7 @@ static void check_anagram_filter(const gd_lexicon *lex)
         return;
     }
     CHECK(filter.blocks != NULL, "a lexicon opened with its counts checked has no anagram filter");
-    unsigned refused = 0, tried = 0, n_sums = 0;
+    unsigned refused = 0, tried = 0, n_sums = 0, blank_refused = 0, blank_tried = 0;
     static uint64_t sums[512];
     for (uint32_t length = 1; length <= lex->max_word_length && length <= 12; length++) {
         uint8_t any[12] = {0}; /* a pattern of wildcards: every word of this length */
@@ -491,6 +492,11 @@ static void check_anagram_filter(const gd_lexicon *lex)
             uint64_t sum = 0;
             for (uint32_t k = 0; k < length; k++) sum += filter.letter_hash[words[at + k] & 63u];
             CHECK(gd_anagram_filter_may_spell(&filter, sum), "the filter refuses the letters of a %u-letter word", length);
+            /* a blank for any one of its letters: the other letters and some letter spell it */
+            const unsigned blank_at = below(length);
+            CHECK(gd_anagram_filter_may_spell_with_blank(&filter, sum - filter.letter_hash[words[at + blank_at] & 63u],
+                                                         lex->alphabet_size),
+                  "the filter refuses the letters of a %u-letter word with a blank", length);
         }
         for (int t = 0; t < 40; t++) {
             uint8_t have[64] = {0};
@@ -515,11 +521,36 @@ static void check_anagram_filter(const gd_lexicon *lex)
             tried++;
             refused += !gd_anagram_filter_may_spell(&filter, sum);
         }
+        /* letters and a blank that spell nothing, whatever the blank is (brute force): refused
+         * mostly (each of the alphabet's letters is a probe that may pass wrongly) */
+        for (int t = 0; t < 40 && length >= 2; t++) {
+            uint8_t have[64] = {0};
+            uint64_t sum = 0;
+            for (uint32_t k = 0; k + 1 < length; k++) {
+                unsigned letter = 1 + below(lex->alphabet_size);
+                have[letter]++;
+                sum += filter.letter_hash[letter];
+            }
+            int spells = 0;
+            for (size_t at = 0; at < needed && !spells; at += length + 1) {
+                uint8_t left[64];
+                memcpy(left, have, sizeof left);
+                uint32_t matched = 0;
+                for (uint32_t k = 0; k < length; k++)
+                    if (left[words[at + k] & 63u]) left[words[at + k] & 63u]--, matched++;
+                spells = matched == length - 1;
+            }
+            if (spells) continue;
+            blank_tried++;
+            blank_refused += !gd_anagram_filter_may_spell_with_blank(&filter, sum, lex->alphabet_size);
+        }
         free(words);
     }
     /* about one in fifty passes wrongly: refusing under four in five of 20 or more is no chance */
     CHECK(tried < 20 || refused * 5 >= tried * 4, "the filter refused only %u of %u letter sets that spell nothing",
           refused, tried);
+    CHECK(blank_tried < 20 || blank_refused * 4 >= blank_tried,
+          "the filter refused only %u of %u letter sets with a blank that spell nothing", blank_refused, blank_tried);
 }
 
 static void generate_on(const gd_lexicon *opened)
