@@ -903,8 +903,7 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
 typedef struct anchor_job {
     int32_t bound;
     int32_t blank_bound; /* the bound of the plays using a blank (line_walk.blank_bound) */
-    uint16_t line;
-    uint8_t direction, anchor;
+    uint8_t line, direction, anchor; /* lines and squares are below GD_MAX_DIM */
     uint8_t refined; /* the bound includes the lexicon checks */
 } anchor_job;
 
@@ -1183,7 +1182,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
                 jobs[n_jobs].bound = clamp_bound(bound);
                 jobs[n_jobs].blank_bound = blank_bound_wanted && bounded ? clamp_bound(blank_used) : INT32_MAX;
                 jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
-                jobs[n_jobs].line = (uint16_t)line;
+                jobs[n_jobs].line = (uint8_t)line;
                 jobs[n_jobs].direction = (uint8_t)direction;
                 jobs[n_jobs].anchor = (uint8_t)p;
                 n_jobs++;

@@ -349,6 +349,45 @@ static void endgame_of(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
     free(exact);
 }
 
+/* Best 1 by equity with bounds (prune: anchors skipped, blank branches closed, blank choices and
+ * exchanges cut by what the move kept can still be beaten by) is the best of every move. */
+static unsigned long bounded_positions;
+
+static void best_with_bounds_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace,
+                                const gd_leaves *lv)
+{
+    gd_error err;
+    const uint32_t capacity = 4096;
+    gd_move *all = malloc(capacity * sizeof *all), best;
+    size_t count = 0, every = 0;
+    gd_equity_options options;
+    memset(&options, 0, sizeof options);
+    options.leaves = lv;
+    options.bag_count = game->bag_count;
+    options.opponent_rack_value = gd_rack_value(rules, game->rack[1 - game->to_move], rules->alphabet_size);
+    options.exchanges = 1;
+    options.pass = 1;
+    options.by_equity = 1;
+    CHECK(gd_prepare(lex, rules, game->board, workspace, &err) == GD_OK, "prepare: %s", err.message);
+    const uint8_t *rack = game->rack[game->to_move];
+    CHECK(gd_generate_equity(lex, rules, game->board, workspace, rack, &options, 0, all, capacity, &every, &err) ==
+              GD_OK,
+          "every move: %s", err.message);
+    options.prune = 1;
+    CHECK(gd_generate_equity(lex, rules, game->board, workspace, rack, &options, 1, &best, 1, &count, &err) == GD_OK,
+          "best with bounds: %s", err.message);
+    if (every > 0 && every <= capacity) {
+        size_t top = 0;
+        for (size_t m = 1; m < every; m++)
+            if (gd_move_better(&all[m], &all[top], 1)) top = m;
+        CHECK(count > 0 && memcmp(&best, &all[top], sizeof best) == 0,
+              "best with bounds (equity %d) is not the best of %zu moves (equity %d)", count ? best.equity : 0, every,
+              all[top].equity);
+        bounded_positions++;
+    }
+    free(all);
+}
+
 static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
 {
     gd_error err;
@@ -372,9 +411,27 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
     const uint64_t seed = rnd();
     CHECK(gd_game_new(game, rules, seed, &err) == GD_OK, "new game: %s", err.message);
     CHECK(gd_prepare(lex, rules, game->board, kept, &err) == GD_OK, "prepare: %s", err.message);
+    /* a table of random values (the small set's leaves) for the bounds with a table; each check
+     * generates every move too, so the first games suffice */
+    const int check_bounds = games_played < 150;
+    int16_t *values = NULL;
+    uint8_t *table = NULL;
+    size_t table_size = 0;
+    gd_leaves lv;
+    if (check_bounds) {
+        const uint32_t max_leave = rules->rack_size - 1;
+        const uint64_t leave_count = gd_leaves_count(rules->tile_counts, n, max_leave);
+        values = calloc(leave_count, sizeof *values);
+        for (uint64_t i = 0; i < leave_count; i++) values[i] = (int16_t)((int)below(4001) - 2000);
+        CHECK(gd_leaves_build(rules->tile_counts, n, max_leave, (const uint8_t *)"random", 6, values, leave_count,
+                              &table, &table_size, &err) == GD_OK &&
+                  gd_leaves_open(&lv, table, table_size, &err) == GD_OK,
+              "random leaves: %s", err.message);
+    }
     int simulated = 0, solved = 0;
     while (!failures && !game->over) {
         gd_move move;
+        if (check_bounds && !failures) best_with_bounds_on(lex, rules, game, fresh, &lv);
         if (!simulated && game->turn_count == 4 && game->bag_count > rules->rack_size && games_played < 3) {
             simulate_on(lex, rules, game, fresh);
             simulated = 1;
@@ -405,6 +462,8 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
           whole->turn_count, game->score[0], game->score[1], game->turn_count);
     games_played++;
     if (games_played <= 2) train_game_on(lex, rules, seed, kept); /* its table is large: a few suffice */
+    gd_free(table);
+    free(values);
     free(kept);
     free(fresh);
     free(game);
@@ -1410,11 +1469,13 @@ int main(int argc, char **argv)
     CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
     CHECK(simulations_run > 0 && endgames_solved > 0, "%lu simulations run, %lu endgames solved", simulations_run,
           endgames_solved);
+    CHECK(bounded_positions > 50, "best with bounds checked on only %lu positions", bounded_positions);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
-           "%lu damaged leave tables opened, %lu games (%lu turns) played, %lu simulations, %lu endgames; DAWG: "
+           "%lu damaged leave tables opened, %lu games (%lu turns, %lu best moves with bounds) played, %lu simulations, "
+           "%lu endgames; DAWG: "
            "%lu positions agree with the GADDAG, %lu damaged copies opened\n", size, attempts, opened_count,
-           plays_checked, leaves_opened, games_played, turns_played, simulations_run, endgames_solved,
+           plays_checked, leaves_opened, games_played, turns_played, bounded_positions, simulations_run, endgames_solved,
            dawg_positions, dawg_opened);
     return 0;
 }
