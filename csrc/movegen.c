@@ -513,17 +513,19 @@ typedef struct subracks {
     uint8_t tiles_used[MAX_SUBRACKS]; /* how many tiles each sub-multiset holds */
 } subracks;
 
-/* From used[] (by code) of sub-multiset `index` to that of index + 1: a mixed-radix count, the
- * first code the lowest digit. */
-static void subrack_step(const subracks *sr, uint8_t *used)
+/* From what sub-multiset `index` leaves on the rack (kept[j] tiles of code[j], `kept_tiles` in
+ * all) to what index + 1 leaves: a mixed-radix count of the tiles used, the first code the lowest
+ * digit. */
+static void subrack_step(const subracks *sr, uint8_t *kept, uint32_t *kept_tiles)
 {
     for (uint32_t j = 0; j < sr->distinct; j++) {
-        const uint8_t c = sr->code[j];
-        if (used[c] < sr->have[j]) {
-            used[c]++;
+        if (kept[j]) {
+            kept[j]--;
+            --*kept_tiles;
             return;
         }
-        used[c] = 0;
+        kept[j] = sr->have[j];
+        *kept_tiles += sr->have[j];
     }
 }
 
@@ -568,23 +570,23 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
     const int bag_empty = opt->bag_count == 0;
     const int lookup = opt->leaves && !bag_empty;
     if (lookup) ranker_init(&rk, opt->leaves);
-    uint8_t used[64] = {0}, kept[64] = {0}, kept_by_position[64];
+    uint8_t kept_by_position[64];
     uint32_t rack_tiles = 0;
-    for (uint32_t j = 0; j < sr->distinct; j++) rack_tiles += sr->have[j];
-    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, used)) {
-        uint32_t kept_tiles = 0;
-        for (uint32_t j = 0; j < sr->distinct; j++) {
-            uint8_t c = sr->code[j];
-            kept[c] = (uint8_t)(rack[c] - used[c]);
-            kept_by_position[j] = kept[c];
-            kept_tiles += kept[c];
-        }
+    for (uint32_t j = 0; j < sr->distinct; j++) {
+        kept_by_position[j] = sr->have[j];
+        rack_tiles += sr->have[j];
+    }
+    uint32_t kept_tiles = rack_tiles;
+    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, kept_by_position, &kept_tiles)) {
         int32_t value = 0;
         if (bag_empty) {
-            if (kept_tiles == 0)
+            if (kept_tiles == 0) {
                 value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
-            else
+            } else {
+                uint8_t kept[64] = {0};
+                for (uint32_t j = 0; j < sr->distinct; j++) kept[sr->code[j]] = kept_by_position[j];
                 value = -(200 * gd_rack_value(rules, kept, alphabet_size) + 1000);
+            }
         } else if (lookup) {
             /* the entry for now, its value below: the table is larger than the caches, so every
              * lookup is asked for before the first is read */
@@ -648,14 +650,17 @@ static int load_line(line_walk *w, const gd_rules *rules, const uint8_t *board, 
     w->line = line;
     w->length = direction == GD_ACROSS ? (int)rules->cols : (int)rules->rows;
     int any_anchor = 0;
-    for (int p = 0; p < w->length; p++) {
-        int s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
+    const int step = direction == GD_ACROSS ? 1 : cols; /* from one square of the line to the next */
+    const uint64_t *cross_set = ws->cross_set[direction];
+    const int32_t *cross_score = ws->cross_score[direction];
+    const uint8_t *has_cross = ws->has_cross[direction];
+    for (int p = 0, s = direction == GD_ACROSS ? line * cols : line; p < w->length; p++, s += step) {
         w->square[p] = board[s];
         w->is_anchor[p] = ws->anchor[s];
         any_anchor |= ws->anchor[s];
-        w->has_cross[p] = ws->has_cross[direction][s];
-        w->cross_set[p] = ws->cross_set[direction][s];
-        w->cross_score[p] = ws->cross_score[direction][s];
+        w->has_cross[p] = has_cross[s];
+        w->cross_set[p] = cross_set[s];
+        w->cross_score[p] = cross_score[s];
         w->letter_multiplier[p] = rules->letter_multiplier[s];
         w->word_multiplier[p] = rules->word_multiplier[s];
     }
