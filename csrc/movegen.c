@@ -1171,7 +1171,9 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
      * leaves, so it is often well below the anchor's, and the walk's blank branches are most of
      * its work */
     int64_t blank_used = INT64_MIN;
-    int64_t *const blank_bound_wanted = rack_info.blanks && w.by_equity ? &blank_used : NULL;
+    int blank_bound_differs = 0; /* only if a play using a blank keeps less for some number of tiles */
+    for (unsigned k = 1; k <= tiles; k++) blank_bound_differs |= rack_info.blank_used_kept[k] < rack_info.best_kept[k];
+    int64_t *const blank_bound_wanted = rack_info.blanks && w.by_equity && blank_bound_differs ? &blank_used : NULL;
     for (int direction = 0; direction < 2; direction++) {
         if (!direction_wanted(&w, direction)) continue;
         int lines = direction == GD_ACROSS ? rows : cols;
