@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gaddag_format.h"
+#include "movegen_internal.h"
 
 /* 64-bit blocks for a lexicon of `words` words: a power of two, at least 16 bits per word. */
 static uint32_t filter_blocks(uint32_t words)
@@ -60,6 +61,16 @@ int gd_anagram_filter_may_spell(const gd_anagram_filter *filter, uint64_t sum)
     if (!filter->blocks) return 1; /* no filter: anything may */
     const uint64_t mixed = splitmix64(sum), bits = filter_bits(mixed);
     return (filter->blocks[mixed & filter->mask] & bits) == bits;
+}
+
+int gd_anagram_filter_may_spell_with_blank(const gd_anagram_filter *filter, uint64_t sum, uint32_t alphabet_size)
+{
+    if (!filter->blocks) return 1;
+    for (uint32_t letter = 1; letter <= alphabet_size; letter++) {
+        const uint64_t mixed = splitmix64(sum + filter->letter_hash[letter]), bits = filter_bits(mixed);
+        if ((filter->blocks[mixed & filter->mask] & bits) == bits) return 1;
+    }
+    return 0;
 }
 
 void gd_anagram_filter_prefetch(const gd_anagram_filter *filter, uint64_t sum)

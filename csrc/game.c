@@ -183,12 +183,10 @@ static int place(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
     return GD_OK;
 }
 
-int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_error *err)
+/* gd_game_move on rules already checked (check_game_rules) for this game. */
+static int make_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_error *err)
 {
-    if (!game || !move) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
-    if (game->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
-    int rc = check_game_rules(rules, err);
-    if (rc) return rc;
+    int rc;
     if (game->squares != rules->rows * rules->cols)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game was made for another board size");
     if (game->over) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game is over");
@@ -256,6 +254,15 @@ int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
     if (game->over) return GD_OK;
     game->to_move = 1 - p;
     return GD_OK;
+}
+
+int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_error *err)
+{
+    if (!game || !move) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (game->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
+    int rc = check_game_rules(rules, err);
+    if (rc) return rc;
+    return make_move(game, rules, move, err);
 }
 
 void gd_game_unseen(const gd_game *game, uint32_t player, uint32_t *counts)
@@ -336,7 +343,7 @@ int gd_play_game(const gd_lexicon *lex, const gd_rules *rules, const gd_player *
         rc = gd_choose_prepared(lex, rules, game, workspace, &players[game->to_move], &move, err);
         if (rc) return rc;
         if (before_move) before_move(context, game, &move);
-        rc = gd_game_move(game, rules, &move, err);
+        rc = make_move(game, rules, &move, err); /* the rules were checked by gd_game_new */
         if (rc) return rc;
         if (move.kind == GD_PLAY) {
             rc = gd_update_after_play(lex, rules, game->board, workspace, &move, err);

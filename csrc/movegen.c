@@ -73,6 +73,10 @@ typedef struct line_walk {
     /* best N with bounds: a play with blanks is not split into its blank choices when
      * best_kept[tiles placed] cannot lift it to the moves kept (NULL: always split) */
     const int32_t *best_kept;
+    /* best N with bounds: no play through the anchor walked that uses a blank can have a higher
+     * equity than this, so once it is below the moves kept, the walk places rack letters only
+     * (INT64_MAX: no such bound) */
+    int64_t blank_bound;
     /* output */
     gd_move *out;
     size_t capacity;
@@ -313,10 +317,11 @@ WALK_INLINE uint64_t next_letters(const line_walk *w, uint32_t index)
 }
 
 /* Letters a new tile on empty square `pos` may be: the cross-set, narrowed to the rack's
- * unused letters once its blanks are all needed. */
+ * unused letters once its blanks are all needed, or once no play using a blank can be kept. */
 WALK_INLINE uint64_t placeable(const line_walk *w, int pos)
 {
-    return w->cross_set[pos] & (w->blanks_needed < w->blanks ? ~0ull : w->unused_letters);
+    const int blank_open = w->blanks_needed < w->blanks && w->blank_bound >= entry_threshold(w);
+    return w->cross_set[pos] & (blank_open ? ~0ull : w->unused_letters);
 }
 
 /* Whether a list with these letters lets the walk go on at `pos`. */
@@ -508,17 +513,19 @@ typedef struct subracks {
     uint8_t tiles_used[MAX_SUBRACKS]; /* how many tiles each sub-multiset holds */
 } subracks;
 
-/* From used[] (by code) of sub-multiset `index` to that of index + 1: a mixed-radix count, the
- * first code the lowest digit. */
-static void subrack_step(const subracks *sr, uint8_t *used)
+/* From what sub-multiset `index` leaves on the rack (kept[j] tiles of code[j], `kept_tiles` in
+ * all) to what index + 1 leaves: a mixed-radix count of the tiles used, the first code the lowest
+ * digit. */
+static void subrack_step(const subracks *sr, uint8_t *kept, uint32_t *kept_tiles)
 {
     for (uint32_t j = 0; j < sr->distinct; j++) {
-        const uint8_t c = sr->code[j];
-        if (used[c] < sr->have[j]) {
-            used[c]++;
+        if (kept[j]) {
+            kept[j]--;
+            --*kept_tiles;
             return;
         }
-        used[c] = 0;
+        kept[j] = sr->have[j];
+        *kept_tiles += sr->have[j];
     }
 }
 
@@ -563,23 +570,23 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
     const int bag_empty = opt->bag_count == 0;
     const int lookup = opt->leaves && !bag_empty;
     if (lookup) ranker_init(&rk, opt->leaves);
-    uint8_t used[64] = {0}, kept[64] = {0}, kept_by_position[64];
+    uint8_t kept_by_position[64];
     uint32_t rack_tiles = 0;
-    for (uint32_t j = 0; j < sr->distinct; j++) rack_tiles += sr->have[j];
-    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, used)) {
-        uint32_t kept_tiles = 0;
-        for (uint32_t j = 0; j < sr->distinct; j++) {
-            uint8_t c = sr->code[j];
-            kept[c] = (uint8_t)(rack[c] - used[c]);
-            kept_by_position[j] = kept[c];
-            kept_tiles += kept[c];
-        }
+    for (uint32_t j = 0; j < sr->distinct; j++) {
+        kept_by_position[j] = sr->have[j];
+        rack_tiles += sr->have[j];
+    }
+    uint32_t kept_tiles = rack_tiles;
+    for (uint32_t index = 0; index < sr->total; index++, subrack_step(sr, kept_by_position, &kept_tiles)) {
         int32_t value = 0;
         if (bag_empty) {
-            if (kept_tiles == 0)
+            if (kept_tiles == 0) {
                 value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
-            else
+            } else {
+                uint8_t kept[64] = {0};
+                for (uint32_t j = 0; j < sr->distinct; j++) kept[sr->code[j]] = kept_by_position[j];
                 value = -(200 * gd_rack_value(rules, kept, alphabet_size) + 1000);
+            }
         } else if (lookup) {
             /* the entry for now, its value below: the table is larger than the caches, so every
              * lookup is asked for before the first is read */
@@ -643,14 +650,17 @@ static int load_line(line_walk *w, const gd_rules *rules, const uint8_t *board, 
     w->line = line;
     w->length = direction == GD_ACROSS ? (int)rules->cols : (int)rules->rows;
     int any_anchor = 0;
-    for (int p = 0; p < w->length; p++) {
-        int s = direction == GD_ACROSS ? line * cols + p : p * cols + line;
+    const int step = direction == GD_ACROSS ? 1 : cols; /* from one square of the line to the next */
+    const uint64_t *cross_set = ws->cross_set[direction];
+    const int32_t *cross_score = ws->cross_score[direction];
+    const uint8_t *has_cross = ws->has_cross[direction];
+    for (int p = 0, s = direction == GD_ACROSS ? line * cols : line; p < w->length; p++, s += step) {
         w->square[p] = board[s];
         w->is_anchor[p] = ws->anchor[s];
         any_anchor |= ws->anchor[s];
-        w->has_cross[p] = ws->has_cross[direction][s];
-        w->cross_set[p] = ws->cross_set[direction][s];
-        w->cross_score[p] = ws->cross_score[direction][s];
+        w->has_cross[p] = has_cross[s];
+        w->cross_set[p] = cross_set[s];
+        w->cross_score[p] = cross_score[s];
         w->letter_multiplier[p] = rules->letter_multiplier[s];
         w->word_multiplier[p] = rules->word_multiplier[s];
     }
@@ -700,31 +710,41 @@ typedef struct shadow_rack {
     uint64_t letters;           /* letters on the rack */
     unsigned blanks;
     int32_t best_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles are placed */
+    int32_t blank_used_kept[GD_MAX_DIM + 1]; /* the same when k tiles with a blank among them are */
     int32_t blank_value;        /* a blank's value, or INT32_MIN without blanks */
-    /* The lexicon: the blank-free sub-racks of checked_from tiles or more are listed by size,
-     * best kept value first, with their hashes. For a placement of k >= checked_from tiles, the
-     * first whose letters, with the board tiles in the main word, may spell a word gives the
-     * best kept value (sub-racks with a blank are not checked: blank_kept). Only the largest
-     * placements are checked: they carry the bingo bonus, and for smaller ones some word nearly
-     * always exists, so probing would cost more than it saves. */
+    /* The lexicon: the sub-racks of checked_from tiles or more with at most one blank are listed
+     * by size, best kept value first, with the hashes of their letters. For a placement of
+     * k >= checked_from tiles, the first whose letters, with the board tiles in the main word,
+     * may spell a word gives the best kept value; a sub-rack with a blank may spell one if its
+     * letters and some letter do (one probe per letter of the alphabet). Sub-racks with two
+     * blanks or more are not checked (blank_kept). Only the largest placements are checked: they
+     * carry the bingo bonus, and for smaller ones some word nearly always exists, so probing
+     * would cost more than it saves. */
     gd_anagram_filter filter;
+    uint32_t alphabet_size;
     unsigned checked_from;
     uint8_t list_start[GD_MAX_DIM + 2]; /* sizes k: entries list_start[k] .. list_start[k + 1] */
     uint64_t list_sum[MAX_CHECKED];
     int32_t list_kept[MAX_CHECKED];
-    int32_t blank_kept[GD_MAX_DIM + 1];
+    uint8_t list_blank[MAX_CHECKED]; /* the sub-rack holds a blank (not in list_sum) */
+    int32_t blank_kept[GD_MAX_DIM + 1]; /* best kept value of the sub-racks not checked */
 } shadow_rack;
 
 /* The best kept value when k rack tiles are placed in a main word whose board tiles hash to
- * `board_sum`: over the sub-racks whose letters with those tiles may spell a word. */
-static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k)
+ * `board_sum`: over the sub-racks whose letters with those tiles may spell a word (with
+ * `blank_only`, the sub-racks holding a blank). */
+static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k, int blank_only)
 {
     int32_t best = sr->blank_kept[k];
     const unsigned start = sr->list_start[k], end = sr->list_start[k + 1];
     for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
-        gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
-    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
-        if (gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i])) return sr->list_kept[i];
+        if (!sr->list_blank[i] && !blank_only) gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
+    for (unsigned i = start; i < end && sr->list_kept[i] > best; i++) {
+        if (sr->list_blank[i] ? gd_anagram_filter_may_spell_with_blank(&sr->filter, board_sum + sr->list_sum[i],
+                                                                       sr->alphabet_size)
+                              : !blank_only && gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i]))
+            return sr->list_kept[i];
+    }
     return best;
 }
 
@@ -779,9 +799,10 @@ static inline void side_add_tile(shadow_side *side, const line_walk *w, const sh
 /* The bound of anchor p. With `refine`, placements through board tiles that could beat
  * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
  * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
- * bound of the placements no check applies to: no check can bring the anchor's bound below it. */
+ * bound of the placements no check applies to: no check can bring the anchor's bound below it.
+ * `blank_used` (may be NULL; with `refine`) gets the bound of the plays that use a blank. */
 static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
-                            int64_t *unchecked)
+                            int64_t *unchecked, int64_t *blank_used)
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
     const unsigned tiles = sr->tiles;
@@ -821,7 +842,7 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
      * sides only grow) and the tiles placed */
     struct {
         uint8_t left_through, right_through;
-        int32_t kept[3];
+        int32_t kept[3], blank_kept[3];
     } checked[16];
     unsigned n_checked = 0;
     int64_t best = INT64_MIN;
@@ -851,17 +872,31 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
                 if (i == n_checked && n_checked < 16) {
                     checked[n_checked].left_through = (uint8_t)l->through;
                     checked[n_checked].right_through = (uint8_t)r->through;
-                    for (unsigned j = 0; j < 3; j++) checked[n_checked].kept[j] = INT32_MAX; /* not asked yet */
+                    for (unsigned j = 0; j < 3; j++) /* not asked yet */
+                        checked[n_checked].kept[j] = checked[n_checked].blank_kept[j] = INT32_MAX;
                     n_checked++;
                 }
                 int32_t *memo = i < n_checked ? &checked[i].kept[k - sr->checked_from] : NULL;
                 int32_t kept_checked = memo ? *memo : INT32_MAX;
                 if (kept_checked == INT32_MAX) {
-                    kept_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k);
+                    kept_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k, 0);
                     if (memo) *memo = kept_checked;
                 }
                 if (kept_checked == INT32_MIN) continue;
                 equity = 100 * score + kept_checked;
+                if (blank_used && 100 * score + sr->blank_used_kept[k] > *blank_used) {
+                    int32_t *blank_memo = i < n_checked ? &checked[i].blank_kept[k - sr->checked_from] : NULL;
+                    int32_t blank_checked = blank_memo ? *blank_memo : INT32_MAX;
+                    if (blank_checked == INT32_MAX) {
+                        blank_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k, 1);
+                        if (blank_memo) *blank_memo = blank_checked;
+                    }
+                    if (blank_checked != INT32_MIN && 100 * score + blank_checked > *blank_used)
+                        *blank_used = 100 * score + blank_checked;
+                }
+            } else if (blank_used && sr->blank_used_kept[k] != INT32_MIN &&
+                       100 * score + sr->blank_used_kept[k] > *blank_used) {
+                *blank_used = 100 * score + sr->blank_used_kept[k];
             }
             if (equity > best) best = equity;
             if (unchecked && k < sr->checked_from && equity > *unchecked) *unchecked = equity;
@@ -872,8 +907,8 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
 
 typedef struct anchor_job {
     int32_t bound;
-    uint16_t line;
-    uint8_t direction, anchor;
+    int32_t blank_bound; /* the bound of the plays using a blank (line_walk.blank_bound) */
+    uint8_t line, direction, anchor; /* lines and squares are below GD_MAX_DIM */
     uint8_t refined; /* the bound includes the lexicon checks */
 } anchor_job;
 
@@ -912,7 +947,9 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
 {
     const unsigned tiles = rack_info->tiles;
     rack_info->filter = gd_lexicon_anagram_filter(lex);
-    for (unsigned k = 0; k <= tiles; k++) rack_info->best_kept[k] = rack_info->blank_kept[k] = INT32_MIN;
+    rack_info->alphabet_size = lex->alphabet_size;
+    for (unsigned k = 0; k <= tiles; k++)
+        rack_info->best_kept[k] = rack_info->blank_kept[k] = rack_info->blank_used_kept[k] = INT32_MIN;
     /* the sub-racks of the rack's size and the one below it */
     rack_info->checked_from = tiles > 1 ? tiles - 1 : 1;
     if (!rack_info->filter.blocks) rack_info->checked_from = GD_MAX_DIM + 1; /* nothing to check with */
@@ -923,8 +960,9 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
         const unsigned k = sr->tiles_used[index];
         const int32_t kept = w->by_equity ? sr->kept_value[index] : 0; /* by score: only the score counts */
         if (kept > rack_info->best_kept[k]) rack_info->best_kept[k] = kept;
+        if (subrack_blanks(sr, index) && kept > rack_info->blank_used_kept[k]) rack_info->blank_used_kept[k] = kept;
         if (k < rack_info->checked_from) continue;
-        if (subrack_blanks(sr, index)) {
+        if (subrack_blanks(sr, index) > 1) {
             if (kept > rack_info->blank_kept[k]) rack_info->blank_kept[k] = kept;
         } else if (n_listed < MAX_CHECKED) {
             listed_index[n_listed] = index;
@@ -951,8 +989,10 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
         const unsigned o = order[i];
         subrack_used(sr, listed_index[o], used);
         uint64_t sum = 0;
-        for (uint32_t j = 0; j < sr->distinct; j++) sum += used[sr->code[j]] * rack_info->filter.letter_hash[sr->code[j]];
+        for (uint32_t j = 0; j < sr->distinct; j++)
+            if (sr->code[j]) sum += used[sr->code[j]] * rack_info->filter.letter_hash[sr->code[j]];
         rack_info->list_sum[i] = sum;
+        rack_info->list_blank[i] = used[0] != 0;
         rack_info->list_kept[i] = w->by_equity ? sr->kept_value[listed_index[o]] : 0;
         rack_info->list_start[listed_size[o] + 1]++;
     }
@@ -1061,6 +1101,7 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     }
     w->stream = w->stopped = w->replaying = 0;
     w->best_kept = NULL;
+    w->blank_bound = INT64_MAX;
     w->direction = w->line = w->anchor = 0;
     memset(w->target_square, 0, sizeof w->target_square);
     w->target_left = w->target_right = -1;
@@ -1126,6 +1167,13 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     w.best_kept = rack_info.best_kept;
     anchor_job jobs[2 * GD_MAX_SQUARES]; /* a heap */
     size_t n_jobs = 0;
+    /* a separate bound for the plays that use a blank: keeping one is worth more than most
+     * leaves, so it is often well below the anchor's, and the walk's blank branches are most of
+     * its work */
+    int64_t blank_used = INT64_MIN;
+    int blank_bound_differs = 0; /* only if a play using a blank keeps less for some number of tiles */
+    for (unsigned k = 1; k <= tiles; k++) blank_bound_differs |= rack_info.blank_used_kept[k] < rack_info.best_kept[k];
+    int64_t *const blank_bound_wanted = rack_info.blanks && w.by_equity && blank_bound_differs ? &blank_used : NULL;
     for (int direction = 0; direction < 2; direction++) {
         if (!direction_wanted(&w, direction)) continue;
         int lines = direction == GD_ACROSS ? rows : cols;
@@ -1134,11 +1182,14 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
             for (int p = 0; p < w.length; p++) {
                 if (!w.is_anchor[p]) continue;
                 int64_t unchecked = INT64_MIN;
-                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked) : INT32_MAX;
+                blank_used = INT64_MIN;
+                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked, blank_bound_wanted)
+                                        : INT32_MAX;
                 if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
                 jobs[n_jobs].bound = clamp_bound(bound);
+                jobs[n_jobs].blank_bound = blank_bound_wanted && bounded ? clamp_bound(blank_used) : INT32_MAX;
                 jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
-                jobs[n_jobs].line = (uint16_t)line;
+                jobs[n_jobs].line = (uint8_t)line;
                 jobs[n_jobs].direction = (uint8_t)direction;
                 jobs[n_jobs].anchor = (uint8_t)p;
                 n_jobs++;
@@ -1161,8 +1212,10 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         }
         if (!job.refined) {
             /* the lexicon checks, only now that the anchor is next: back into the heap with them */
-            const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL);
+            blank_used = INT64_MIN;
+            const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted);
             jobs[0].bound = clamp_bound(bound);
+            if (blank_bound_wanted) jobs[0].blank_bound = clamp_bound(blank_used);
             jobs[0].refined = 1;
             if (bound == INT64_MIN) jobs[0] = jobs[--n_jobs];
             job_sift_down(jobs, n_jobs, 0);
@@ -1170,6 +1223,7 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
         }
         jobs[0] = jobs[--n_jobs];
         job_sift_down(jobs, n_jobs, 0);
+        w.blank_bound = job.blank_bound;
         walk_anchor(&w, job.anchor, root, root_letters);
     }
     *count = w.count;

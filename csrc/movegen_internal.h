@@ -58,5 +58,8 @@ int gd_play_game(const gd_lexicon *lex, const gd_rules *rules, const gd_player *
 /* sim.c: what a move keeps beside its score, in hundredths, for the player to move in `game`
  * (the leave's value while the bag holds tiles; with it empty, minus twice the tiles kept). */
 int32_t gd_move_leave_term(const gd_rules *rules, const gd_leaves *leaves, const gd_game *game, const gd_move *move);
+/* anagram_filter.c: whether the letters hashed to `sum` plus one more letter (a blank's, any of
+ * codes 1 to alphabet_size) may spell a word (gd_anagram_filter_may_spell for each letter). */
+int gd_anagram_filter_may_spell_with_blank(const gd_anagram_filter *filter, uint64_t sum, uint32_t alphabet_size);
 
 #endif

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gaddag_format.h" /* the anagram filter, built with the walk index */
+#include "movegen_internal.h" /* its probe with a blank */
 #include "gaddag_solver.h"
 
 static int failures;
@@ -384,6 +385,45 @@ static void endgame_of(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
     free(exact);
 }
 
+/* Best 1 by equity with bounds (prune: anchors skipped, blank branches closed, blank choices and
+ * exchanges cut by what the move kept can still be beaten by) is the best of every move. */
+static unsigned long bounded_positions;
+
+static void best_with_bounds_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace,
+                                const gd_leaves *lv)
+{
+    gd_error err;
+    const uint32_t capacity = 4096;
+    gd_move *all = malloc(capacity * sizeof *all), best;
+    size_t count = 0, every = 0;
+    gd_equity_options options;
+    memset(&options, 0, sizeof options);
+    options.leaves = lv;
+    options.bag_count = game->bag_count;
+    options.opponent_rack_value = gd_rack_value(rules, game->rack[1 - game->to_move], rules->alphabet_size);
+    options.exchanges = 1;
+    options.pass = 1;
+    options.by_equity = 1;
+    CHECK(gd_prepare(lex, rules, game->board, workspace, &err) == GD_OK, "prepare: %s", err.message);
+    const uint8_t *rack = game->rack[game->to_move];
+    CHECK(gd_generate_equity(lex, rules, game->board, workspace, rack, &options, 0, all, capacity, &every, &err) ==
+              GD_OK,
+          "every move: %s", err.message);
+    options.prune = 1;
+    CHECK(gd_generate_equity(lex, rules, game->board, workspace, rack, &options, 1, &best, 1, &count, &err) == GD_OK,
+          "best with bounds: %s", err.message);
+    if (every > 0 && every <= capacity) {
+        size_t top = 0;
+        for (size_t m = 1; m < every; m++)
+            if (gd_move_better(&all[m], &all[top], 1)) top = m;
+        CHECK(count > 0 && memcmp(&best, &all[top], sizeof best) == 0,
+              "best with bounds (equity %d) is not the best of %zu moves (equity %d)", count ? best.equity : 0, every,
+              all[top].equity);
+        bounded_positions++;
+    }
+    free(all);
+}
+
 static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
 {
     gd_error err;
@@ -407,9 +447,27 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
     const uint64_t seed = rnd();
     CHECK(gd_game_new(game, rules, seed, &err) == GD_OK, "new game: %s", err.message);
     CHECK(gd_prepare(lex, rules, game->board, kept, &err) == GD_OK, "prepare: %s", err.message);
+    /* a table of random values (the small set's leaves) for the bounds with a table; each check
+     * generates every move too, so the first games suffice */
+    const int check_bounds = games_played < 150;
+    int16_t *values = NULL;
+    uint8_t *table = NULL;
+    size_t table_size = 0;
+    gd_leaves lv;
+    if (check_bounds) {
+        const uint32_t max_leave = rules->rack_size - 1;
+        const uint64_t leave_count = gd_leaves_count(rules->tile_counts, n, max_leave);
+        values = calloc(leave_count, sizeof *values);
+        for (uint64_t i = 0; i < leave_count; i++) values[i] = (int16_t)((int)below(4001) - 2000);
+        CHECK(gd_leaves_build(rules->tile_counts, n, max_leave, (const uint8_t *)"random", 6, values, leave_count,
+                              &table, &table_size, &err) == GD_OK &&
+                  gd_leaves_open(&lv, table, table_size, &err) == GD_OK,
+              "random leaves: %s", err.message);
+    }
     int simulated = 0, solved = 0;
     while (!failures && !game->over) {
         gd_move move;
+        if (check_bounds && !failures) best_with_bounds_on(lex, rules, game, fresh, &lv);
         if (!simulated && game->turn_count == 4 && game->bag_count > rules->rack_size && games_played < 3) {
             simulate_on(lex, rules, game, fresh);
             simulated = 1;
@@ -440,6 +498,8 @@ static void play_games_on(const gd_lexicon *lex, gd_rules *rules)
           whole->turn_count, game->score[0], game->score[1], game->turn_count);
     games_played++;
     if (games_played <= 2) train_game_on(lex, rules, seed, kept); /* its table is large: a few suffice */
+    gd_free(table);
+    free(values);
     free(kept);
     free(fresh);
     free(game);
@@ -514,7 +574,7 @@ static void check_anagram_filter(const gd_lexicon *lex)
         return;
     }
     CHECK(filter.blocks != NULL, "a lexicon opened with its counts checked has no anagram filter");
-    unsigned refused = 0, tried = 0, n_sums = 0;
+    unsigned refused = 0, tried = 0, n_sums = 0, blank_refused = 0, blank_tried = 0;
     static uint64_t sums[512];
     for (uint32_t length = 1; length <= lex->max_word_length && length <= 12; length++) {
         uint8_t any[12] = {0}; /* a pattern of wildcards: every word of this length */
@@ -527,6 +587,11 @@ static void check_anagram_filter(const gd_lexicon *lex)
             uint64_t sum = 0;
             for (uint32_t k = 0; k < length; k++) sum += filter.letter_hash[words[at + k] & 63u];
             CHECK(gd_anagram_filter_may_spell(&filter, sum), "the filter refuses the letters of a %u-letter word", length);
+            /* a blank for any one of its letters: the other letters and some letter spell it */
+            const unsigned blank_at = below(length);
+            CHECK(gd_anagram_filter_may_spell_with_blank(&filter, sum - filter.letter_hash[words[at + blank_at] & 63u],
+                                                         lex->alphabet_size),
+                  "the filter refuses the letters of a %u-letter word with a blank", length);
         }
         for (int t = 0; t < 40; t++) {
             uint8_t have[64] = {0};
@@ -551,11 +616,36 @@ static void check_anagram_filter(const gd_lexicon *lex)
             tried++;
             refused += !gd_anagram_filter_may_spell(&filter, sum);
         }
+        /* letters and a blank that spell nothing, whatever the blank is (brute force): refused
+         * mostly (each of the alphabet's letters is a probe that may pass wrongly) */
+        for (int t = 0; t < 40 && length >= 2; t++) {
+            uint8_t have[64] = {0};
+            uint64_t sum = 0;
+            for (uint32_t k = 0; k + 1 < length; k++) {
+                unsigned letter = 1 + below(lex->alphabet_size);
+                have[letter]++;
+                sum += filter.letter_hash[letter];
+            }
+            int spells = 0;
+            for (size_t at = 0; at < needed && !spells; at += length + 1) {
+                uint8_t left[64];
+                memcpy(left, have, sizeof left);
+                uint32_t matched = 0;
+                for (uint32_t k = 0; k < length; k++)
+                    if (left[words[at + k] & 63u]) left[words[at + k] & 63u]--, matched++;
+                spells = matched == length - 1;
+            }
+            if (spells) continue;
+            blank_tried++;
+            blank_refused += !gd_anagram_filter_may_spell_with_blank(&filter, sum, lex->alphabet_size);
+        }
         free(words);
     }
     /* about one in fifty passes wrongly: refusing under four in five of 20 or more is no chance */
     CHECK(tried < 20 || refused * 5 >= tried * 4, "the filter refused only %u of %u letter sets that spell nothing",
           refused, tried);
+    CHECK(blank_tried < 20 || blank_refused * 4 >= blank_tried,
+          "the filter refused only %u of %u letter sets with a blank that spell nothing", blank_refused, blank_tried);
 }
 
 static void generate_on(const gd_lexicon *opened)
@@ -1415,11 +1505,13 @@ int main(int argc, char **argv)
     CHECK(plays_checked > 1000, "only %lu generated plays checked", plays_checked);
     CHECK(simulations_run > 0 && endgames_solved > 0, "%lu simulations run, %lu endgames solved", simulations_run,
           endgames_solved);
+    CHECK(bounded_positions > 50, "best with bounds checked on only %lu positions", bounded_positions);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
-           "%lu damaged leave tables opened, %lu games (%lu turns) played, %lu simulations, %lu endgames; DAWG: "
+           "%lu damaged leave tables opened, %lu games (%lu turns, %lu best moves with bounds) played, %lu simulations, "
+           "%lu endgames; DAWG: "
            "%lu positions agree with the GADDAG, %lu damaged copies opened\n", size, attempts, opened_count,
-           plays_checked, leaves_opened, games_played, turns_played, simulations_run, endgames_solved,
+           plays_checked, leaves_opened, games_played, turns_played, bounded_positions, simulations_run, endgames_solved,
            dawg_positions, dawg_opened);
     return 0;
 }
