@@ -177,6 +177,9 @@ def main() -> int:
     parser.add_argument(
         "--emcc-flags", action="append", default=[], help="optimize a variant wheel with these flags (Node)"
     )
+    parser.add_argument(
+        "--compare-wheel", action="append", type=Path, default=[], help="also measure this wheel"
+    )
     parser.add_argument("--quiet", action="store_true", help="no table per position")
     args = parser.parse_args()
 
@@ -185,20 +188,22 @@ def main() -> int:
     for flags in args.emcc_flags:
         folder = ROOT / "build" / "wasm-variants" / variant_name(flags)
         wheels[f" {flags}"] = build_wasm.build(folder, optimize=flags.split())
+    others = {f" {path.parent.name}/{path.name[:24]}": path for path in args.compare_wheel}
     lines = [line for line in args.positions.read_text().splitlines() if line.strip()]
     taken: dict[str, list[dict]] = {}  # type: ignore[type-arg]
     for round_number in range(1, args.rounds + 1):
         taken.setdefault("native", []).append(
             movegen.measure(args.lexicon, lines, "english", args.min_ms, args.parts)
         )
-        for label, path in wheels.items():
+        for label, path in {**wheels, **others}.items():
             taken.setdefault(f"node{label}", []).append(
                 run_node(path, args.lexicon, args.positions, args.min_ms, args.parts)
             )
         if not args.no_chromium:
-            taken.setdefault("chromium", []).append(
-                run_chromium(wheel, args.lexicon, args.positions, args.min_ms, args.parts)
-            )
+            for label, path in {"": wheel, **others}.items():
+                taken.setdefault(f"chromium{label}", []).append(
+                    run_chromium(path, args.lexicon, args.positions, args.min_ms, args.parts)
+                )
         print(
             f"round {round_number} of {args.rounds} done, load average {os.getloadavg()[0]:.2f}",
             file=sys.stderr,
