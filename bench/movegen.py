@@ -69,10 +69,18 @@ def timed(call, min_seconds: float) -> float:  # type: ignore[no-untyped-def]
 
 
 def measure(
-    lexicon_path: str | Path, cgp_lines: list[str], rules_name: str = "english", min_ms: float = 20.0
+    lexicon_path: str | Path,
+    cgp_lines: list[str],
+    rules_name: str = "english",
+    min_ms: float = 20.0,
+    parts: bool = False,
 ):  # type: ignore[no-untyped-def]
     """Per position: rack, plays, set-up µs, generation µs. Also the lexicon's load time and
-    its walk index's build time, in ms."""
+    its walk index's build time, in ms. With ``parts``, generation taken apart too (µs):
+    ``call_us`` a call into the core that does nothing (gd_workspace_size: the binding's own
+    cost), ``empty_us`` the same generator call with an empty rack (the wrapper, its eleven
+    arguments and the core's fixed cost per call, no plays), ``raw_us`` the generator call
+    without copying the records out (generate_us less the copy into a bytes object)."""
     started = time.perf_counter()
     lexicon = Lexicon.load(Path(lexicon_path).read_bytes())
     load_ms = (time.perf_counter() - started) * 1000
@@ -100,22 +108,38 @@ def measure(
         generate_s = timed(
             lambda rack=rack: core.generate(lexicon._core, native_rules, workspace, rack), min_ms / 1000
         )
-        rows.append(
-            {
-                "position": number,
-                "rack": str(position.rack) or "-",
-                "blanks": str(position.rack).count("?"),
-                "moves": count,
-                "setup_us": setup_s * 1e6,
-                "generate_us": generate_s * 1e6,
-            }
-        )
+        row = {
+            "position": number,
+            "rack": str(position.rack) or "-",
+            "blanks": str(position.rack).count("?"),
+            "moves": count,
+            "setup_us": setup_s * 1e6,
+            "generate_us": generate_s * 1e6,
+        }
+        if parts:
+            row.update(generation_parts(lexicon, native_rules, workspace, rack, min_ms / 1000))
+        rows.append(row)
     return {
         "binding": BINDING,
         "platform": sys.platform,
         "load_ms": load_ms,
         "index_ms": index_ms,
         "positions": rows,
+    }
+
+
+def generation_parts(lexicon: Lexicon, rules: object, workspace: object, rack: bytes, seconds: float) -> dict:  # type: ignore[type-arg]
+    """The parts of one generate call on the prepared board (see measure's ``parts``)."""
+    core_lexicon = lexicon._core
+    empty = bytes(len(rack))
+
+    def raw(counts: bytes) -> None:
+        core._run_generator(core_lexicon, rules, workspace, counts, 0, workspace.moves, workspace.capacity)
+
+    return {
+        "call_us": timed(core.lib.gd_workspace_size, seconds) * 1e6,
+        "empty_us": timed(lambda: raw(empty), seconds) * 1e6,
+        "raw_us": timed(lambda: raw(rack), seconds) * 1e6,
     }
 
 
@@ -191,9 +215,10 @@ def main() -> int:
     parser.add_argument("--rules", default="english")
     parser.add_argument("--min-ms", type=float, default=20.0, help="shortest timed batch (default 20 ms)")
     parser.add_argument("--json", action="store_true", help="print the measurements as JSON instead")
+    parser.add_argument("--parts", action="store_true", help="also time the parts of a generate call")
     args = parser.parse_args()
     lines = [line for line in Path(args.positions).read_text().splitlines() if line.strip()]
-    result = measure(args.lexicon, lines, args.rules, args.min_ms)
+    result = measure(args.lexicon, lines, args.rules, args.min_ms, args.parts)
     if args.json:
         print(json.dumps(result))
     else:

@@ -26,8 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 PACKAGE = ROOT / "pycore" / "gaddag_solver"
 SIDE_MODULE = "libgaddag_core.so"
+# How the code is optimized (docs/browser.md has the measurements behind the choice);
+# bench/wasm.py --emcc-flags measures others.
+OPTIMIZE_FLAGS = ["-O3"]
 # WASM_BIGINT: 64-bit arguments (seeds) cross to JavaScript as BigInt, as Pyodide passes them
-EMCC_FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Werror", "-sSIDE_MODULE=1", "-sWASM_BIGINT"]
+BASE_FLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-sSIDE_MODULE=1", "-sWASM_BIGINT"]
 # Files of the package that have no place in the browser: the native extension and its build.
 NATIVE_ONLY = re.compile(r"(^_core\..*\.so$|^_core\.c$|^_core\.o$|^_ffi_build\.py$|\.pyc$)")
 
@@ -54,12 +57,14 @@ def sources() -> list[Path]:
     return sorted(CSRC.glob("*.c")) + sorted(CSRC.glob("*.h")) + package_files() + [Path(__file__)]
 
 
-def compile_side_module(out_dir: Path) -> Path:
+def compile_side_module(out_dir: Path, optimize: list[str] | None = None) -> Path:
+    """csrc/ into out_dir/libgaddag_core.so, optimized with `optimize` (default OPTIMIZE_FLAGS)."""
     emcc = shutil.which("emcc")
     if not emcc:
         raise SystemExit("emcc not found: install Debian's emscripten (apt-get install -y emscripten)")
     target = out_dir / SIDE_MODULE
-    command = [emcc, *EMCC_FLAGS, f"-I{CSRC}", *map(str, sorted(CSRC.glob("*.c"))), "-o", str(target)]
+    flags = [*(OPTIMIZE_FLAGS if optimize is None else optimize), *BASE_FLAGS]
+    command = [emcc, *flags, f"-I{CSRC}", *map(str, sorted(CSRC.glob("*.c"))), "-o", str(target)]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"emcc failed:\n{result.stderr}")
@@ -100,7 +105,9 @@ def write_wheel(out_dir: Path, side_module: Path, version: str) -> Path:
     return wheel
 
 
-def build(out_dir: Path, force: bool = False) -> Path:
+def build(out_dir: Path, force: bool = False, optimize: list[str] | None = None) -> Path:
+    """The wheel in out_dir, built unless up to date; `optimize` replaces OPTIMIZE_FLAGS (a
+    variant to measure: give it a folder of its own, as the wheel's name does not say)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     version = project_version()
     wheel = out_dir / f"gaddag_solver-{version}-py3-none-any.whl"
@@ -110,7 +117,7 @@ def build(out_dir: Path, force: bool = False) -> Path:
             print(f"up to date: {wheel}", file=sys.stderr)
             return wheel
     started = time.perf_counter()
-    side_module = compile_side_module(out_dir)
+    side_module = compile_side_module(out_dir, optimize)
     compiled = time.perf_counter()
     wheel = write_wheel(out_dir, side_module, version)
     finished = time.perf_counter()

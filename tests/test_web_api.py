@@ -8,6 +8,7 @@ tests/test_web_e2e.py.
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -675,3 +676,76 @@ def test_site_manifest_ships_valid_leave_tables(table: Leaves, tmp_path: Path) -
         ("wwf-small", "wwf", "lexicons/wwf-small.leaves"),
     ]
     assert entries[0]["entries"] == len(table) and entries[0]["bytes"] == len(table.to_bytes())
+
+
+SORT_NODE_SCRIPT = r"""
+import { fieldKeys, radixOrder } from "%(module)s";
+import { readFileSync, writeFileSync } from "node:fs";
+const jobs = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = jobs.map((job) => {
+  const fields = job.fields.map((f) => ({ values: Float64Array.from(f.values), descending: f.descending }));
+  return Array.from(radixOrder(job.count, fieldKeys(job.count, fields)));
+});
+writeFileSync(process.argv[3], JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_pages_radix_sort_is_a_stable_sort_on_its_fields(tmp_path: Path) -> None:
+    """web/moves.js radixOrder(fieldKeys(...)): the order Python's stable sort gives on the same
+    fields, for fields narrow and wide (up to 2^40 apart, so they cannot share one 48-bit number),
+    ascending and descending, with many ties, a field the same for every move, and no moves."""
+    generator = random.Random(14)
+    jobs = []
+    cases = ((0, [5]), (1, [5]), (300, [3, 1, 7]), (2000, [2**40, 50, 2**20, 2]), (500, [1, 2**33]))
+    for count, spans in cases:
+        fields = [
+            {
+                "values": [generator.randrange(-span // 2, span - span // 2) for _ in range(count)],
+                "descending": generator.random() < 0.5,
+            }
+            for span in spans
+        ]
+        jobs.append({"count": count, "fields": fields})
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    script = tmp_path / "sort.mjs"
+    script.write_text(SORT_NODE_SCRIPT % {"module": (ROOT / "web" / "moves.js").as_uri()})
+    subprocess.run(["node", str(script), str(tmp_path / "jobs.json"), str(tmp_path / "out.json")], check=True)
+    got = json.loads((tmp_path / "out.json").read_text())
+    for job, order in zip(jobs, got, strict=True):
+
+        def key(i: int, fields: list[dict] = job["fields"]) -> tuple[int, ...]:
+            return tuple(-f["values"][i] if f["descending"] else f["values"][i] for f in fields)
+
+        assert order == sorted(range(job["count"]), key=key)
+
+
+TOP_NODE_SCRIPT = (
+    NODE_PRELUDE
+    + r"""
+  const full = Array.from(list.rankOrder());
+  const fresh = new MoveList(ab, job.count, job.letters, job.rack, options);
+  out.push({ full, top: job.tops.map((n) => Array.from(fresh.rankTop(n))) });
+}
+writeFileSync(process.argv[3], JSON.stringify(out));
+"""
+)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_pages_first_screen_is_the_head_of_the_solvers_order(table: Leaves, tmp_path: Path) -> None:
+    """MoveList.rankTop(n), which draws the first rows before the whole order is known, gives the
+    first n moves of rankOrder() (held to the solver's order by the tests above), by score and
+    by equity, for n from none to more than every move (`table` loads the "sample" table)."""
+    jobs = []
+    for number, (example, leaves) in enumerate(((1, None), (3, None), (1, "sample"), (2, "sample"))):
+        rows, rack = examples()[example]
+        out = web_api.solve(request(rows, rack, format="records", leaves=leaves, exchanges=bool(leaves)))
+        assert "error" not in out, out
+        tops = [0, 1, 7, 40, out["count"], out["count"] + 5]
+        jobs.append({**node_job(out, tmp_path / f"top{number}.bin"), "tops": tops})
+    results = run_node(TOP_NODE_SCRIPT, jobs, tmp_path)
+    for job, got in zip(jobs, results, strict=True):
+        assert len(got["full"]) == job["count"]
+        for n, top in zip(job["tops"], got["top"], strict=True):
+            assert top == got["full"][:n]

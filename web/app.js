@@ -531,10 +531,15 @@ function scheduleUnseen() {
 }
 
 /** Draw the panel: a cell per letter (and ? for the blanks), the bag and the split. */
+let unseenDrawn = ""; // the unseen tiles on show, as JSON: the same again is not redrawn
+
 function showUnseen(unseen, error = null) {
   const panel = $("unseen");
   const grid = $("unseen-grid");
   const note = $("unseen-note");
+  const drawn = unseen ? JSON.stringify([rules.name, unseen]) : "";
+  if (drawn && drawn === unseenDrawn) return;
+  unseenDrawn = drawn;
   if (!unseen) {
     note.textContent = error.field === "rack" ? `The rack is not counted: ${error.message}` : error.message;
     note.hidden = false;
@@ -618,9 +623,15 @@ async function solve() {
   const req = currentRequest();
   const seq = ++solveSeq;
   const started = performance.now();
+  performance.mark("solve:start");
   const button = $("solve");
   button.setAttribute("aria-busy", "true");
-  if (lexiconReady) setStatus("Solving…");
+  // the answer brings the unseen tiles: no separate request to queue in the worker before it
+  clearTimeout(unseenTimer);
+  // Nothing else changes on screen until the answer, unless it is slow: a change now would
+  // make the browser draw a frame, and the answer would wait behind it.
+  let busy = 0;
+  if (lexiconReady) busy = setTimeout(() => setStatus("Solving…"), 150);
   else {
     // said on the button too, where the player is looking
     button.dataset.queued = "true";
@@ -635,16 +646,20 @@ async function solve() {
   let answer;
   try {
     answer = await request("solve", req);
+    performance.mark("solve:answer");
   } catch (error) {
+    clearTimeout(busy);
     if (seq === solveSeq) {
       $("solve").removeAttribute("aria-busy");
       unqueue();
+      scheduleUnseen(); // the answer that would have brought them did not come
       if (bootFailed) return; // the status says why nothing can be solved
       showRequestError(error);
       if (lexiconReady) setStatus("Could not solve: see the message.");
     }
     return;
   }
+  clearTimeout(busy);
   if (seq !== solveSeq) return;
   const { result, records } = answer;
   const list = new MoveList(records || new ArrayBuffer(0), result.count, rules.letters, result.rack, {
@@ -668,7 +683,9 @@ async function solve() {
   note.hidden = !note.dataset.warnings;
   lastSolve = null;
   updateSummary();
+  performance.mark("solve:rows");
   await nextPaint();
+  performance.mark("solve:frame");
   // the time the solve took, not the time it waited for the solver to load
   const at = performance.now();
   const began = result.began_at === undefined ? started : result.began_at - performance.timeOrigin;

@@ -48,6 +48,85 @@ export const SORTS = {
   position: { label: "Position", descending: false },
 };
 
+/**
+ * The indices 0 … count-1 ordered by `keys`, most significant first, each a typed array (one
+ * digit per move, below `size`) with its `size`; equal keys keep index order. A comparator
+ * called a million times is what made sorting slow (60,000 plays took 30–130 ms), so this is a
+ * least-significant-digit radix sort: one counting pass per key, none for a key that is the
+ * same for every move.
+ */
+export function radixOrder(count, keys) {
+  let order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  let spare = new Uint32Array(count);
+  for (let d = keys.length - 1; d >= 0; d--) {
+    const { digits, size } = keys[d];
+    const starts = new Uint32Array(size + 1);
+    for (let i = 0; i < count; i++) starts[digits[i] + 1]++;
+    if (starts[digits[0] + 1] === count) continue; // one value: nothing to do
+    for (let v = 1; v <= size; v++) starts[v] += starts[v - 1];
+    for (let k = 0; k < count; k++) {
+      const i = order[k];
+      spare[starts[digits[i]]++] = i;
+    }
+    [order, spare] = [spare, order];
+  }
+  return order;
+}
+
+/**
+ * `fields` ({values: typed array indexed by move, descending}, most significant first) as
+ * radixOrder keys: each field takes as many bits as its range of values needs; the fields are
+ * packed into one number per move (up to 48 bits at a time: exact in a double), which is cut
+ * into keys of at most 16 bits, of even widths.
+ */
+export function fieldKeys(count, fields) {
+  const keys = [];
+  const packed = new Float64Array(count);
+  let group = [];
+  let groupWidth = 0;
+  const cut = () => {
+    if (!groupWidth) return;
+    packed.fill(0);
+    for (const { values, descending, low, high, width } of group) {
+      const size = 2 ** width;
+      if (descending) for (let i = 0; i < count; i++) packed[i] = packed[i] * size + (high - values[i]);
+      else for (let i = 0; i < count; i++) packed[i] = packed[i] * size + (values[i] - low);
+    }
+    const parts = Math.ceil(groupWidth / 16);
+    const size = 2 ** Math.ceil(groupWidth / parts);
+    const cuts = [];
+    for (let p = 0; p < parts; p++) {
+      const digits = new Uint16Array(count);
+      for (let i = 0; i < count; i++) {
+        const rest = Math.floor(packed[i] / size);
+        digits[i] = packed[i] - rest * size;
+        packed[i] = rest;
+      }
+      cuts.unshift({ digits, size });
+    }
+    keys.push(...cuts);
+    group = [];
+    groupWidth = 0;
+  };
+  for (const { values, descending = false } of fields) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = 0; i < count; i++) {
+      const v = values[i];
+      if (v < low) low = v;
+      if (v > high) high = v;
+    }
+    const width = count ? Math.ceil(Math.log2(high - low + 1)) : 0;
+    if (!width) continue; // the same for every move
+    if (groupWidth + width > 48) cut();
+    group.push({ values, descending, low, high, width });
+    groupWidth += width;
+  }
+  cut();
+  return keys;
+}
+
 export class MoveList {
   /**
    * @param {ArrayBuffer} buffer the records (count × RECORD_SIZE bytes)
@@ -93,74 +172,112 @@ export class MoveList {
 
   // ---- ranking ------------------------------------------------------------------------------
 
-  /** The solver's order by score (gaddag_solver.solver._rank): higher score, then plays before
-   * exchanges before the pass, row, column, across before down, shorter word (fewer tiles for
-   * an exchange), then the word's codes (alphabet order, a blank after the tile). */
-  compareRank(a, b) {
-    return this.score[b] - this.score[a] || this.kind[a] - this.kind[b] || this.compareTail(a, b);
-  }
-
-  /** The solver's order by equity (gaddag_solver.solver._rank_by_equity): higher equity, then as
-   * compareRank. */
-  compareEquityRank(a, b) {
-    return this.equity[b] - this.equity[a] || this.compareRank(a, b);
-  }
-
-  /** The last keys of both orders: row, column, direction, length, then the codes. */
-  compareTail(a, b) {
-    const d =
-      this.row[a] - this.row[b] ||
-      this.col[a] - this.col[b] ||
-      this.dir[a] - this.dir[b] ||
-      this.len[a] - this.len[b];
-    if (d) return d;
-    const bytes = this.bytes;
-    let pa = a * RECORD_SIZE + WORD_OFFSET;
-    let pb = b * RECORD_SIZE + WORD_OFFSET;
-    for (let k = this.len[a]; k > 0; k--, pa++, pb++) {
-      const e = bytes[pa] - bytes[pb];
-      if (e) return e;
-    }
-    return 0;
-  }
-
   /** The key the solver ranked these moves by: "equity" with a leave table, else "score". */
   get rankKey() {
     return this.byEquity ? "equity" : "score";
   }
 
-  /** Indices best first, in the solver's order (by equity with a table, else by score). */
+  /** Indices best first, in the solver's order (by equity with a table, else by score): by
+   * score (gaddag_solver.solver._rank), higher score, then plays before exchanges before the
+   * pass, row, column, across before down, shorter word (fewer tiles for an exchange), then the
+   * word's codes (alphabet order, a blank after the tile); by equity (solver._rank_by_equity),
+   * higher equity first, then as by score. */
   rankOrder() {
     if (!this._rankOrder) {
-      const order = new Uint32Array(this.count);
-      for (let i = 0; i < order.length; i++) order[i] = i;
-      // Presort on one number so most comparisons are one subtraction; the full comparison
-      // settles the ties. By score: score desc, kind, row, col, dir, length (39 bits). By
-      // equity: equity desc, score desc, kind (50 bits; scores are below 2^16).
-      const key = new Float64Array(this.count);
-      if (this.byEquity) {
-        for (let i = 0; i < this.count; i++) {
-          key[i] = (0x7fffffff - this.equity[i]) * 2 ** 18 + (0xffff - this.score[i]) * 4 + this.kind[i];
-        }
-        order.sort((a, b) => key[a] - key[b] || this.compareEquityRank(a, b));
-      } else {
-        for (let i = 0; i < this.count; i++) {
-          key[i] =
-            (0xffff - this.score[i]) * 2 ** 23 +
-            this.kind[i] * 2 ** 21 +
-            this.row[i] * 2 ** 14 +
-            this.col[i] * 2 ** 7 +
-            this.dir[i] * 2 ** 6 +
-            this.len[i];
-        }
-        order.sort((a, b) => key[a] - key[b] || this.compareRank(a, b));
-      }
+      const fields = [
+        { values: this.score, descending: true },
+        { values: this.kind },
+        { values: this.row },
+        { values: this.col },
+        { values: this.dir },
+        { values: this.len },
+      ];
+      if (this.byEquity) fields.unshift({ values: this.equity, descending: true });
+      // then the word's codes, as the core's memcmp compares them (moves that got this far have
+      // the same length)
+      const order = radixOrder(this.count, [...fieldKeys(this.count, fields), ...this.codeKeys(0xff)]);
       const pos = new Uint32Array(this.count);
       for (let i = 0; i < order.length; i++) pos[order[i]] = i;
       this._rankOrder = order;
       this._rankPos = pos;
     }
     return this._rankOrder;
+  }
+
+  /** The first `n` indices of rankOrder(), found without sorting every move (a pass that keeps
+   * the best n so far), so the first rows can be drawn before the whole order is known. */
+  rankTop(n) {
+    if (this._rankOrder) return this._rankOrder.subarray(0, n);
+    const best = []; // indices, best first
+    const worse = (a, b) => this.compareRank(a, b) > 0; // a after b
+    for (let i = 0; i < this.count; i++) {
+      if (best.length === n) {
+        if (n === 0 || worse(i, best[n - 1])) continue;
+        best.pop();
+      }
+      let at = best.length;
+      while (at > 0 && worse(best[at - 1], i)) at--;
+      best.splice(at, 0, i);
+    }
+    return Uint32Array.from(best);
+  }
+
+  /** rankOrder's comparison of two moves: < 0 when a comes first. */
+  compareRank(a, b) {
+    const d =
+      (this.byEquity ? this.equity[b] - this.equity[a] : 0) ||
+      this.score[b] - this.score[a] ||
+      this.kind[a] - this.kind[b] ||
+      this.row[a] - this.row[b] ||
+      this.col[a] - this.col[b] ||
+      this.dir[a] - this.dir[b] ||
+      this.len[a] - this.len[b];
+    if (d) return d;
+    const bytes = this.bytes;
+    for (let k = 0, pa = a * RECORD_SIZE + WORD_OFFSET, pb = b * RECORD_SIZE + WORD_OFFSET; k < this.len[a]; k++) {
+      const e = bytes[pa + k] - bytes[pb + k];
+      if (e) return e;
+    }
+    return 0;
+  }
+
+  /** The radix keys of a sort key (see order). */
+  keysOf(key, descending) {
+    // letters in alphabet order, blank or not; a word before its extensions; no word first
+    if (key === "word") return this.codeKeys(LETTER_MASK, true, descending);
+    let values;
+    if (key === "score") values = [this.score];
+    else if (key === "equity") values = [this.equity];
+    else if (key === "length") values = [Uint8Array.from(this.len, (n, i) => (this.kind[i] === PLAY ? n : 0))];
+    else if (key === "position") values = [this.row, this.col, this.dir];
+    else throw new Error(`unknown sort key ${key}`);
+    return fieldKeys(
+      this.count,
+      values.map((v) => ({ values: v, descending })),
+    );
+  }
+
+  /** Radix keys of the words' codes (each code & mask), one key per square, 0 past the end
+   * of a word; `wordsOnly`: nothing for an exchange or the pass (they have no word). */
+  codeKeys(mask, wordsOnly = false, descending = false) {
+    const keys = [];
+    const bytes = this.bytes;
+    let longest = 0;
+    for (let i = 0; i < this.count; i++) if (this.len[i] > longest) longest = this.len[i];
+    for (let k = 0; k < longest; k++) {
+      const digits = new Uint8Array(this.count);
+      for (let i = 0, p = WORD_OFFSET + k; i < this.count; i++, p += RECORD_SIZE) {
+        const code = k < this.len[i] && (!wordsOnly || this.kind[i] === PLAY) ? bytes[p] & mask : 0;
+        digits[i] = descending ? mask - code : code;
+      }
+      keys.push({ digits, size: mask + 1 });
+    }
+    return keys;
+  }
+
+  /** The order of a sort key is found already. */
+  hasOrder(key, descending) {
+    return this._orders.has(`${key}:${descending}`) || (key === this.rankKey && descending && this._rankOrder !== null);
   }
 
   /** Indices in the order of a sort key ("equity", "score", "word", "length", "position");
@@ -170,24 +287,11 @@ export class MoveList {
     const cached = this._orders.get(cacheKey);
     if (cached) return cached;
     const rank = this.rankOrder();
-    let result;
-    if (key === this.rankKey && descending) {
-      result = rank;
-    } else {
-      const pos = this._rankPos;
-      const sign = descending ? -1 : 1;
-      const order = Uint32Array.from(rank);
-      let primary;
-      if (key === "score") primary = (a, b) => this.score[a] - this.score[b];
-      else if (key === "equity") primary = (a, b) => this.equity[a] - this.equity[b];
-      else if (key === "length") primary = (a, b) => this.wordLength(a) - this.wordLength(b);
-      else if (key === "position") {
-        primary = (a, b) => this.row[a] - this.row[b] || this.col[a] - this.col[b] || this.dir[a] - this.dir[b];
-      } else if (key === "word") primary = (a, b) => this.compareWords(a, b);
-      else throw new Error(`unknown sort key ${key}`);
-      order.sort((a, b) => sign * primary(a, b) || pos[a] - pos[b]);
-      result = order;
-    }
+    // the key, then the solver's order (the move's place in it) settles every tie
+    const result =
+      key === this.rankKey && descending
+        ? rank
+        : radixOrder(this.count, [...this.keysOf(key, descending), ...fieldKeys(this.count, [{ values: this._rankPos }])]);
     this._orders.set(cacheKey, result);
     return result;
   }
@@ -195,22 +299,6 @@ export class MoveList {
   /** Letters in the main word: 0 for an exchange or the pass. */
   wordLength(i) {
     return this.kind[i] === PLAY ? this.len[i] : 0;
-  }
-
-  /** Alphabet order of the words (blank or not), a word before its extensions; an exchange or
-   * the pass has no word (before every play). */
-  compareWords(a, b) {
-    const bytes = this.bytes;
-    const la = this.wordLength(a);
-    const lb = this.wordLength(b);
-    const pa = a * RECORD_SIZE + WORD_OFFSET;
-    const pb = b * RECORD_SIZE + WORD_OFFSET;
-    const n = la < lb ? la : lb;
-    for (let k = 0; k < n; k++) {
-      const e = (bytes[pa + k] & LETTER_MASK) - (bytes[pb + k] & LETTER_MASK);
-      if (e) return e;
-    }
-    return la - lb;
   }
 
   // ---- filtering ----------------------------------------------------------------------------

@@ -31,6 +31,7 @@ export class ResultsView {
     this.headers = [...root.querySelectorAll("[data-sort]")];
     this.list = null;
     this.view = new Uint32Array(0); // move indices, in the order shown
+    this.known = 0; // > 0: only view[0 … known) is found yet (the first screen; see settle)
     this.sortKey = "score";
     this.descending = true;
     this.filterText = "";
@@ -83,7 +84,13 @@ export class ResultsView {
     this.focusPos = 0;
     this.hovered = -1;
     this.scroll.scrollTop = 0;
-    this.recompute();
+    this.recompute(true);
+    if (this.known) {
+      // the rest of the order once the first rows are drawn and the page is idle
+      const list = this.list;
+      const later = window.requestIdleCallback || ((then) => setTimeout(then, 50));
+      later(() => list === this.list && this.settle(), { timeout: 250 });
+    }
   }
 
   setSort(key, descending) {
@@ -122,10 +129,19 @@ export class ResultsView {
     }
   }
 
-  recompute() {
+  /** Find the moves to show, in order, and draw the rows in view. `firstScreen`: a new list in
+   * the solver's own order, unfiltered, needs only its first screen now (a pass over the moves,
+   * not a sort of them all); settle() finds the rest, after the rows are on screen. */
+  recompute(firstScreen = false) {
     const list = this.list;
+    this.known = 0;
     if (!list) {
       this.view = new Uint32Array(0);
+    } else if (firstScreen && this.showsRank() && !list.hasOrder(this.sortKey, this.descending)) {
+      const wanted = Math.min(list.count, this.lastInView());
+      this.view = new Uint32Array(list.count);
+      this.view.set(list.rankTop(wanted));
+      this.known = wanted;
     } else {
       const ordered = list.order(this.sortKey, this.descending);
       const matching = list.filter(ordered, this.filterText, this.hooks.normalize);
@@ -141,6 +157,28 @@ export class ResultsView {
     this.render();
   }
 
+  /** The list shows the solver's order, every move. */
+  showsRank() {
+    return (
+      this.sortKey === this.list.rankKey && this.descending && !this.filterText.trim() && !this.moveTest
+    );
+  }
+
+  /** Find the whole order when only the first screen is known (soon after a new list is drawn,
+   * or as soon as a row beyond the first screen is wanted). */
+  settle() {
+    if (!this.known) return;
+    this.known = 0;
+    this.view = this.list.order(this.sortKey, this.descending);
+    performance.mark("results:ordered");
+  }
+
+  /** Position past the last row the scroll area shows (with the overscan). */
+  lastInView() {
+    const height = this.scroll.clientHeight || 400;
+    return Math.ceil((this.scroll.scrollTop + height) / ROW_HEIGHT) + OVERSCAN;
+  }
+
   schedule() {
     if (!this.frame) {
       this.frame = requestAnimationFrame(() => {
@@ -153,9 +191,9 @@ export class ResultsView {
   /** Create the rows in view (and the focused one), drop the others. */
   render() {
     const total = this.view.length;
-    const height = this.scroll.clientHeight || 400;
     const first = Math.max(0, Math.floor(this.scroll.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(total, Math.ceil((this.scroll.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+    const last = Math.min(total, this.lastInView());
+    if (this.known && (last > this.known || this.focusPos >= this.known)) this.settle();
     const wanted = new Set();
     for (let k = first; k < last; k++) wanted.add(k);
     if (total) wanted.add(this.focusPos);
@@ -241,6 +279,7 @@ export class ResultsView {
   }
 
   previewAt(k) {
+    if (k >= this.known) this.settle();
     this.hooks.onPreview(k >= 0 && k < this.view.length ? this.view[k] : null);
   }
 
@@ -291,6 +330,7 @@ export class ResultsView {
   shownMoves(limit = Infinity) {
     const out = [];
     if (!this.list) return out;
+    this.settle();
     const n = Math.min(limit, this.view.length);
     for (let k = 0; k < n; k++) out.push(this.list.toDict(this.view[k]));
     return out;
