@@ -274,6 +274,94 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
     return v;
 }
 
+/*
+ * The plays of a one-tile rack, listed straight from the cross-sets (most positions deep in an
+ * endgame have one tile to move, and the generator's set-up per call costs more than they need).
+ * The tile goes on an empty square next to a tile; the cross-set of each direction says whether
+ * the word it forms that way is one. As the generator lists it, the play is across when it forms
+ * an across word (the down word, if any, its cross-word) and down otherwise; the same scores.
+ * A blank is tried as every letter.
+ */
+static void one_tile_play(const gd_endgame_state *es, const gd_workspace *ws, uint32_t s, uint8_t code,
+                          gd_move *out)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t cols = rules->cols, r = s / cols, c = s % cols;
+    const int across = ws->has_cross[GD_DOWN][s]; /* tiles left or right: an across word */
+    const int32_t v = gd_tile_value(rules, code) * rules->letter_multiplier[s], wm = rules->word_multiplier[s];
+    int32_t score = (ws->cross_score[across ? GD_DOWN : GD_ACROSS][s] + v) * wm;
+    if (across && ws->has_cross[GD_ACROSS][s]) score += (ws->cross_score[GD_ACROSS][s] + v) * wm;
+    if (rules->rack_size == 1) score += rules->bingo_bonus;
+    const uint32_t step = across ? 1 : cols;
+    uint32_t first = s, line_pos = across ? c : r;
+    while (line_pos > 0 && es->board[first - step]) {
+        first -= step;
+        line_pos--;
+    }
+    memset(out, 0, sizeof *out);
+    out->score = score;
+    out->equity = 100 * score;
+    out->row = (uint8_t)(first / cols);
+    out->col = (uint8_t)(first % cols);
+    out->direction = across ? GD_ACROSS : GD_DOWN;
+    out->tiles_placed = 1;
+    out->kind = GD_PLAY;
+    const uint32_t limit = across ? cols : rules->rows;
+    uint32_t length = 0;
+    for (uint32_t t = first, q = line_pos; q < limit && (t == s || es->board[t]); t += step, q++)
+        out->word[length++] = t == s ? code : (uint8_t)(es->board[t] | GD_ON_BOARD_FLAG);
+    out->length = (uint8_t)length;
+}
+
+static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack, gd_move *out,
+                          size_t capacity, size_t *count)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t squares = rules->rows * rules->cols, letters = rules->alphabet_size;
+    uint32_t tile = 0;
+    while (tile <= letters && !rack[tile]) tile++; /* 0: a blank */
+    size_t n = 0;
+    for (uint32_t s = 0; s < squares; s++) {
+        if (es->board[s] || !ws->anchor[s]) continue;
+        if (!ws->has_cross[GD_ACROSS][s] && !ws->has_cross[GD_DOWN][s]) continue; /* no word of two letters */
+        const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
+        for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : letters); letter++) {
+            if (!((fits_both >> letter) & 1u)) continue;
+            if (n >= capacity)
+                return gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
+                                    es->move_capacity);
+            one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &out[n++]);
+        }
+    }
+    *count = n;
+    return GD_OK;
+}
+
+#ifdef GD_ENDGAME_CROSS_CHECK
+/* Built for the sanitizer tests: the one-tile plays against the generator's, move for move. */
+static int cross_check_one_tile(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack,
+                                const gd_move *listed, size_t count, size_t base)
+{
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, generated = 0;
+    gd_move *theirs = es->moves + base;
+    int rc = gd_generate(es->lex, es->rules, es->board, ws, rack, 0, theirs, room, &generated, &es->error);
+    if (rc || generated > room) return rc ? rc : GD_OK;
+    if (generated != count)
+        return gd_set_error(&es->error, GD_ERR_ARGUMENT, 0, "one-tile plays: %zu listed, the generator %zu", count,
+                            generated);
+    for (size_t i = 0; i < count; i++) {
+        int found = 0;
+        for (size_t j = 0; j < generated && !found; j++)
+            found = same_move(&listed[i], &theirs[j]) && listed[i].score == theirs[j].score &&
+                    listed[i].tiles_placed == theirs[j].tiles_placed;
+        if (!found)
+            return gd_set_error(&es->error, GD_ERR_ARGUMENT, 0, "one-tile play %zu (%u,%u) is not the generator's", i,
+                                listed[i].row, listed[i].col);
+    }
+    return GD_OK;
+}
+#endif
+
 /* Moves picked one by one before the rest are sorted. */
 #define EAGER_PICKS 4
 /* Order keys: going out first, then tiles played, then their worth (below GD_MAX_TILE_VALUE x 32). */
@@ -352,8 +440,12 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                                       es->move_capacity);
             return 0;
         }
-        int rc = gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1, &count,
-                             &es->error);
+        int rc = held == 1 ? one_tile_plays(es, &es->workspace[wsi], es->rack[p], moves, room - 1, &count)
+                           : gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1,
+                                         &count, &es->error);
+#ifdef GD_ENDGAME_CROSS_CHECK
+        if (!rc && held == 1) rc = cross_check_one_tile(es, &es->workspace[wsi], es->rack[p], moves, count, base + count);
+#endif
         if (rc) {
             es->failed = rc;
             return 0;

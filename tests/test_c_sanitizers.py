@@ -34,6 +34,8 @@ FLAGS = [
     "-fno-omit-frame-pointer",
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=all",
+    # the endgame's one-tile plays also listed by the generator and compared, move for move
+    "-DGD_ENDGAME_CROSS_CHECK",
 ]
 ENV = {
     **os.environ,
@@ -122,6 +124,8 @@ PYTHON_SUITES = [
     "tests/test_lexicon_queries.py",
     "tests/test_game.py",
     "tests/test_simulate.py",
+    # the endgame search against the brute-force minimax, its one-tile plays cross-checked
+    "tests/test_endgame.py::test_endgame_values_equal_a_brute_force_minimax[2]",
     # the DAWG generator through the ctypes binding (what Pyodide uses), on the largest positions
     "tests/test_dawg.py::test_reference_vectors_by_the_dawg_engine",
     "tests/test_dawg.py::test_damaged_and_forged_dawgs_are_refused",
