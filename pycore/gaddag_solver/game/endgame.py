@@ -118,12 +118,10 @@ class EndgameSearch:
         self._nodes = 0
         self._elapsed = 0.0
         self._last: core.EndgameResult | None = None
-        lexicon = endgame_lexicon(game) if prune else None
-        self.words = len(lexicon) if lexicon is not None else len(game.lexicon)
+        own = endgame_lexicon(game) if prune else None
+        lexicon = game.lexicon if own is None else own
         try:
-            self._state = core.endgame_start(
-                (lexicon or game.lexicon)._core, game._rules, game._state, table_bytes=table_bytes
-            )
+            self._state = core.endgame_start(lexicon._core, game._rules, game._state, table_bytes=table_bytes)
         except core.CoreError as error:
             raise EndgameError(str(error)) from None
 
