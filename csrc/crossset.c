@@ -257,6 +257,7 @@ int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uin
         compute_square(lex, rules, board, ws, rules->start_row, rules->start_col, all_letters, 3);
     }
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int first_new = 1;
     for (int k = 0; k < move->length; k++) {
         if (move->word[k] & GD_ON_BOARD_FLAG) continue;
         int r = move->row + (across ? 0 : k), c = move->col + (across ? k : 0);
@@ -264,6 +265,9 @@ int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uin
             return gd_set_error(err, GD_ERR_ARGUMENT, 0, "square (%d, %d) of the play is empty on the board", r, c);
         compute_square(lex, rules, board, ws, (uint32_t)r, (uint32_t)c, all_letters, 3);
         for (int d = 0; d < 4; d++) {
+            /* along the play's own line every new tile leads to the same two squares, the ends
+             * of the word it made */
+            if (!first_new && (d < 2) != across) continue;
             int rr = r + dr[d], cc = c + dc[d];
             while (rr >= 0 && rr < rows && cc >= 0 && cc < cols && board[rr * cols + cc]) {
                 rr += dr[d];
@@ -275,6 +279,7 @@ int gd_update_after_play(const gd_lexicon *lex, const gd_rules *rules, const uin
                 compute_square(lex, rules, board, ws, (uint32_t)rr, (uint32_t)cc, all_letters,
                                d < 2 ? 1u << GD_ACROSS : 1u << GD_DOWN);
         }
+        first_new = 0;
     }
     return GD_OK;
 }

@@ -49,6 +49,9 @@ typedef struct gd_endgame_state {
     gd_error error;
     uint32_t pv_length[GD_ENDGAME_MAX_PLY + 1];
     gd_move pv[GD_ENDGAME_MAX_PLY + 1][GD_ENDGAME_MAX_PLY];
+    /* the cross-sets of each ply's board; a ply's are brought up to date only when it needs them
+     * (pending[i]: the play made on workspace[i - 1]'s board that workspace[i] still lacks) */
+    const gd_move *pending[GD_ENDGAME_MAX_PLY + 1];
     gd_workspace workspace[GD_ENDGAME_MAX_PLY + 1];
     gd_move moves[]; /* move_capacity: the move lists of the plies being searched, as a stack */
 } gd_endgame_state;
@@ -105,7 +108,7 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
     for (uint32_t p = 0; p < 2; p++)
         if (tiles_of(position->rack[p], rules->alphabet_size) == 0)
             return gd_set_error(err, GD_ERR_ARGUMENT, 0, "player %u has no tiles: the game is over", p + 1);
-    memset(es, 0, offsetof(gd_endgame_state, workspace));
+    memset(es, 0, offsetof(gd_endgame_state, workspace)); /* no workspace pending */
     es->move_capacity = (uint32_t)((state_size - sizeof *es) / sizeof(gd_move));
     es->lex = lex;
     es->rules = rules;
@@ -227,6 +230,22 @@ static void copy_workspace(gd_workspace *to, const gd_workspace *from, uint32_t 
     memcpy(to->anchor, from->anchor, squares * sizeof from->anchor[0]);
 }
 
+/* Bring workspace[wsi] up to date with the board, if it waits for a play (0 when that fails). The
+ * play was the last to go on the board, and the workspace before it is up to date. */
+static int workspace_ready(gd_endgame_state *es, uint32_t wsi)
+{
+    const gd_move *m = es->pending[wsi];
+    if (!m) return 1;
+    copy_workspace(&es->workspace[wsi], &es->workspace[wsi - 1], es->rules->rows * es->rules->cols);
+    int rc = gd_update_after_play(es->lex, es->rules, es->board, &es->workspace[wsi], m, &es->error);
+    if (rc) {
+        es->failed = rc;
+        return 0;
+    }
+    es->pending[wsi] = NULL;
+    return 1;
+}
+
 /* The value of move m for the player to move (p, holding `held` tiles): at once when it ends the
  * game or the depth, else by searching the position after it (its moves on the stack from `base`).
  * *exact: the value rests on no guess; *searched: the child was searched (its line is in pv). */
@@ -240,25 +259,25 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
     int32_t v;
     *exact = 1;
     *searched = 0;
+    const int goes_out = m->kind == GD_PLAY && m->tiles_placed == held;
+    const int ends_scoreless = score == 0 && es->scoreless + 1 >= rules->scoreless_turns;
+    const int at_horizon = depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY;
+    /* the child's cross-sets wait until it generates or plays on (most positions are answered by
+     * the table first), but they are made from this position's */
+    if (m->kind == GD_PLAY && !goes_out && !ends_scoreless && !at_horizon && !workspace_ready(es, wsi)) return 0;
     if (m->kind == GD_PLAY) put(es, m, p);
-    if (m->kind == GD_PLAY && m->tiles_placed == held) {
+    if (goes_out) {
         v = score + (rules->going_out_bonus + rules->going_out_penalty) * opponent_value;
-    } else if (score == 0 && es->scoreless + 1 >= rules->scoreless_turns) {
+    } else if (ends_scoreless) {
         v = score - rack_value(es, p) + opponent_value;
-    } else if (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) {
+    } else if (at_horizon) {
         v = score - horizon_guess(es, q);
         *exact = 0;
     } else {
         uint32_t child_wsi = wsi;
         if (m->kind == GD_PLAY) {
             child_wsi = wsi + 1;
-            copy_workspace(&es->workspace[child_wsi], &es->workspace[wsi], rules->rows * rules->cols);
-            int rc = gd_update_after_play(es->lex, rules, es->board, &es->workspace[child_wsi], m, &es->error);
-            if (rc) {
-                take_back(es, m, p);
-                es->failed = rc;
-                return 0;
-            }
+            es->pending[child_wsi] = m;
         }
         const uint32_t scoreless = es->scoreless;
         es->scoreless = score == 0 ? scoreless + 1 : 0;
@@ -362,6 +381,40 @@ static int cross_check_one_tile(gd_endgame_state *es, const gd_workspace *ws, co
 }
 #endif
 
+#ifdef GD_ENDGAME_CROSS_CHECK
+/* Built for the sanitizer tests: the horizon's best move against the best of every move (with
+ * going_out_first, the best that goes out when one does). */
+static int cross_check_horizon(gd_endgame_state *es, const gd_move *found, int going_out_first, uint32_t ply,
+                               uint32_t depth, uint32_t wsi, size_t base, uint32_t held)
+{
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, generated = 0;
+    gd_move *all = es->moves + base;
+    int rc = gd_generate(es->lex, es->rules, es->board, &es->workspace[wsi], es->rack[es->to_move], 0, all, room,
+                         &generated, &es->error);
+    if (rc || generated + 1 > room) return rc;
+    memset(&all[generated], 0, sizeof all[generated]);
+    all[generated++].kind = GD_PASS;
+    int exact, searched, any_out = 0;
+    int32_t most = -INFINITE_VALUE, most_out = -INFINITE_VALUE;
+    for (size_t i = 0; i < generated; i++) {
+        int32_t v = try_move(es, &all[i], ply, depth, -INFINITE_VALUE, INFINITE_VALUE, wsi, base + generated, held,
+                             &exact, &searched);
+        if (v > most) most = v;
+        if (all[i].kind == GD_PLAY && all[i].tiles_placed == held) {
+            any_out = 1;
+            if (v > most_out) most_out = v;
+        }
+    }
+    const int32_t want = going_out_first && any_out ? most_out : most;
+    const int32_t v = try_move(es, found, ply, depth, -INFINITE_VALUE, INFINITE_VALUE, wsi, base, held, &exact,
+                               &searched);
+    if (v != want || (going_out_first && any_out && found->tiles_placed != held))
+        return gd_set_error(&es->error, GD_ERR_ARGUMENT, 0, "horizon: the move found is worth %d, the best %d",
+                            (int)v, (int)want);
+    return GD_OK;
+}
+#endif
+
 /* Moves picked one by one before the rest are sorted. */
 #define EAGER_PICKS 4
 /* Order keys: going out first, then tiles played, then their worth (below GD_MAX_TILE_VALUE x 32). */
@@ -416,7 +469,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     int32_t best = -INFINITE_VALUE;
     gd_move best_move;
     memset(&best_move, 0, sizeof best_move);
-    int all_exact = 1, cut = 0;
+    int all_exact = 1, cut = 0, horizon_best = 0;
 
     /* the remembered best move first: when it cuts, the position's moves are never generated */
     if (hinted) {
@@ -431,6 +484,41 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         cut = alpha >= beta;
     }
 
+    if (!cut && held >= 2 && (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) &&
+        es->scoreless + 1 < rules->scoreless_turns) {
+        /* at the horizon every move is valued at once (by going out, or by the guess), so only the
+         * best one counts: the generator finds it without listing the others (a play that scores
+         * nothing cannot end the game here, so none is valued otherwise) */
+        if (!workspace_ready(es, wsi)) return 0;
+        /* a play that goes out first, if there is one: when it cuts, its value is exact (as when
+         * every move was tried, going out first); if not, the best move by the guess */
+        gd_move m;
+        int child_exact = 0, searched = 0, rc = GD_OK;
+        int32_t v = -INFINITE_VALUE;
+        for (int going_out_first = 1; going_out_first >= 0 && v < beta; going_out_first--) {
+            rc = gd_generate_horizon_best(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p],
+                                          rack_value(es, 1 - p), going_out_first, &m, &es->error);
+#ifdef GD_ENDGAME_CROSS_CHECK
+            if (!rc) rc = cross_check_horizon(es, &m, going_out_first, ply, depth, wsi, base, held);
+#endif
+            if (rc) {
+                es->failed = rc;
+                return 0;
+            }
+            const int goes_out = m.kind == GD_PLAY && m.tiles_placed == held;
+            v = try_move(es, &m, ply, depth, alpha, beta, wsi, base, held, &child_exact, &searched);
+            if (es->aborted || es->failed) return 0;
+            if (v > best) {
+                best = v;
+                best_move = m;
+                set_pv(es, ply, &m, searched);
+            }
+            all_exact = child_exact && v >= beta; /* the others may be worth no more, but by the guess */
+            if (!goes_out) break; /* none goes out: m is the best of all */
+        }
+        cut = 1;
+        horizon_best = 1;
+    }
     if (!cut) {
         size_t count = 0;
         gd_move *moves = es->moves + base;
@@ -440,6 +528,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                                       es->move_capacity);
             return 0;
         }
+        if (!workspace_ready(es, wsi)) return 0;
         int rc = held == 1 ? one_tile_plays(es, &es->workspace[wsi], es->rack[p], moves, room - 1, &count)
                            : gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1,
                                          &count, &es->error);
@@ -506,7 +595,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     slot->key = key;
     slot->value = best;
     slot->move = best_move;
-    slot->has_move = 1;
+    slot->has_move = !horizon_best;
     slot->work = work;
     slot->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
     slot->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;

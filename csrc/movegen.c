@@ -545,9 +545,17 @@ static void subrack_used(const subracks *sr, uint32_t index, uint8_t *used)
     }
 }
 
-/* Tabulate what keeping rack − used is worth, for every used ⊆ rack (see gd_equity_options). */
+/* How gd_generate_horizon_best values moves (0: as gd_equity_options says). */
+#define HORIZON_GUESS 1
+#define HORIZON_GOING_OUT_FIRST 2
+/* More than any play that keeps tiles can be worth (100 x GD_MAX_SCORE + 100 x GD_MAX_RACK_VALUE),
+ * and with any play that goes out still within an int32_t */
+#define GOING_OUT_FIRST_BONUS (1 << 28)
+
+/* Tabulate what keeping rack − used is worth, for every used ⊆ rack (see gd_equity_options; with
+ * `horizon`, the endgame search's guess: see gd_generate_horizon_best). */
 static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rack, uint32_t alphabet_size,
-                         const gd_equity_options *opt, gd_error *err)
+                         const gd_equity_options *opt, int horizon, gd_error *err)
 {
     memset(sr->stride, 0, sizeof sr->stride);
     sr->distinct = 0;
@@ -582,10 +590,13 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
         if (bag_empty) {
             if (kept_tiles == 0) {
                 value = 100 * (rules->going_out_bonus + rules->going_out_penalty) * opt->opponent_rack_value;
+                if (horizon == HORIZON_GOING_OUT_FIRST) value += GOING_OUT_FIRST_BONUS;
             } else {
                 uint8_t kept[64] = {0};
                 for (uint32_t j = 0; j < sr->distinct; j++) kept[sr->code[j]] = kept_by_position[j];
-                value = -(200 * gd_rack_value(rules, kept, alphabet_size) + 1000);
+                const int32_t kept_value = gd_rack_value(rules, kept, alphabet_size);
+                value = horizon ? 100 * (opt->opponent_rack_value - kept_value - rules->bingo_bonus / 2)
+                                : -(200 * kept_value + 1000);
             }
         } else if (lookup) {
             /* the entry for now, its value below: the table is larger than the caches, so every
@@ -1029,7 +1040,7 @@ static void walk_from(line_walk *w, const gd_rules *rules, const uint8_t *board,
  * the table of what each sub-rack keeps is worth (`sr`). */
 static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board,
                       const void *workspace, const uint8_t *rack_counts, const gd_equity_options *options,
-                      uint32_t top_n, gd_move *out, size_t capacity, size_t *count, gd_error *err)
+                      int horizon, uint32_t top_n, gd_move *out, size_t capacity, size_t *count, gd_error *err)
 {
     if (!lex || !lex->arcs || !board || !workspace || !rack_counts || !count || (!out && capacity))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
@@ -1094,7 +1105,7 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     if (options) {
         uint8_t rack[64] = {0};
         for (unsigned c = 0; c <= lex->alphabet_size; c++) rack[c] = rack_counts[c];
-        rc = subracks_init(sr, rules, rack, lex->alphabet_size, options, err);
+        rc = subracks_init(sr, rules, rack, lex->alphabet_size, options, horizon, err);
         if (rc) return rc;
         w->kept_value = sr->kept_value;
         memcpy(w->stride, sr->stride, sizeof w->stride);
@@ -1108,13 +1119,14 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     return GD_OK;
 }
 
-int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
-                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n, gd_move *out,
-                       size_t capacity, size_t *count, gd_error *err)
+static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                           const uint8_t *rack_counts, const gd_equity_options *options, int horizon, uint32_t top_n,
+                           gd_move *out, size_t capacity, size_t *count, gd_error *err)
 {
     line_walk w;
     subracks sr;
-    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, top_n, out, capacity, count, err);
+    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, horizon, top_n, out, capacity,
+                        count, err);
     if (rc) return rc;
     const unsigned tiles = w.tiles_left;
     const gd_workspace *ws = workspace;
@@ -1231,6 +1243,31 @@ int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8
     return GD_OK;
 }
 
+int gd_generate_equity(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                       const uint8_t *rack_counts, const gd_equity_options *options, uint32_t top_n, gd_move *out,
+                       size_t capacity, size_t *count, gd_error *err)
+{
+    return generate_equity(lex, rules, board, workspace, rack_counts, options, 0, top_n, out, capacity, count, err);
+}
+
+int gd_generate_horizon_best(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
+                             const uint8_t *rack_counts, int32_t opponent_rack_value, int going_out_first,
+                             gd_move *best, gd_error *err)
+{
+    gd_equity_options options;
+    memset(&options, 0, sizeof options);
+    options.opponent_rack_value = opponent_rack_value;
+    options.pass = 1;
+    options.by_equity = 1;
+    options.prune = 0;
+    size_t count = 0;
+    int rc = generate_equity(lex, rules, board, workspace, rack_counts, &options,
+                             going_out_first ? HORIZON_GOING_OUT_FIRST : HORIZON_GUESS, 1, best, 1, &count, err);
+    if (!rc && going_out_first && best->kind == GD_PLAY && best->equity >= GOING_OUT_FIRST_BONUS / 2)
+        best->equity -= GOING_OUT_FIRST_BONUS;
+    return rc;
+}
+
 int gd_generate(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const void *workspace,
                 const uint8_t *rack_counts, uint32_t top_n, gd_move *out, size_t capacity, size_t *count,
                 gd_error *err)
@@ -1269,7 +1306,7 @@ int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the stream's state %u is unknown", stream->state);
     line_walk w;
     subracks sr;
-    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, 0, out, capacity, count, err);
+    int rc = start_walk(&w, &sr, lex, rules, board, workspace, rack_counts, options, 0, 0, out, capacity, count, err);
     if (rc) return rc;
     w.stream = 1;
     int direction = 0, line = 0, square = 0;

@@ -34,7 +34,8 @@ FLAGS = [
     "-fno-omit-frame-pointer",
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=all",
-    # the endgame's one-tile plays also listed by the generator and compared, move for move
+    # the endgame's one-tile plays also listed by the generator and compared, move for move, and
+    # its horizon's best move compared with the best of every move
     "-DGD_ENDGAME_CROSS_CHECK",
 ]
 ENV = {
@@ -126,6 +127,8 @@ PYTHON_SUITES = [
     "tests/test_simulate.py",
     # the endgame search against the brute-force minimax, its one-tile plays cross-checked
     "tests/test_endgame.py::test_endgame_values_equal_a_brute_force_minimax[2]",
+    # and its horizon's best move against the best of all the moves, on English endgames
+    "tests/test_endgame.py::test_each_depth_equals_a_depth_limited_minimax",
     # the DAWG generator through the ctypes binding (what Pyodide uses), on the largest positions
     "tests/test_dawg.py::test_reference_vectors_by_the_dawg_engine",
     "tests/test_dawg.py::test_damaged_and_forged_dawgs_are_refused",

@@ -72,6 +72,37 @@ def minimax(game: Game, memo: dict[bytes, int]) -> int:
     return best
 
 
+def held_value(game: Game, player: int) -> int:
+    counts = core.game_rack(game._state, player)[: len(game.rules.values) + 1]
+    letters = sum(n * v for n, v in zip(counts[1:], game.rules.values, strict=True))
+    return counts[0] * game.rules.blank_value + letters
+
+
+def depth_minimax(game: Game, depth: int) -> int:
+    """What the search gives a position at ``depth`` plies (docs/endgame.md): every move, each line
+    to the end of the game or ``depth`` plies, where the player to move is guessed to gain what the
+    opponent holds, less what it holds, plus half the bingo bonus."""
+    state = game._state
+    mover = game.to_move
+    _count, records = game.solver.solve_raw(game.board, game.rack())
+    moves = [records[i : i + MOVE_RECORD.size] for i in range(0, len(records), MOVE_RECORD.size)]
+    snapshot = state.snapshot()
+    before = game.scores
+    values = []
+    for record in [*moves, PASS_RECORD]:
+        core.game_move(state, game._rules, record)
+        gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+        if game.over:
+            values.append(gained)
+        elif depth == 1:
+            guess = held_value(game, mover) - held_value(game, 1 - mover) + game.rules.bingo_bonus // 2
+            values.append(gained - guess)
+        else:
+            values.append(gained - depth_minimax(game, depth - 1))
+        state.restore(snapshot)
+    return max(values)
+
+
 def endgames(lexicon: Lexicon, rules: Rules, seeds: range) -> list[Game]:
     found = []
     for seed in seeds:
@@ -111,6 +142,38 @@ def test_endgame_values_equal_a_brute_force_minimax(scoreless_turns: int) -> Non
         assert game.over
         passes_best += result.line[0].kind == "pass"
     assert passes_best < len(games)
+
+
+def test_each_depth_equals_a_depth_limited_minimax() -> None:
+    """The values of the shallow depths, where lines are cut off and valued by the guess: the
+    search finds only the best move at its horizon, without listing the others, so this holds it
+    to every move valued one by one. English endgames where the player to move holds up to three
+    tiles against up to seven (the horizon's positions there hold the long racks), to depth 2; small
+    ones to depth 3. (The sanitizer build also checks every horizon position's move against the
+    best of all its moves.)"""
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    checked = 0
+    for seed in range(1, 40):
+        game = Game.new(lexicon, seed=seed)
+        while game.bag_count and not game.over:
+            game.play(game.best_move("equity"))
+        if game.over:
+            continue
+        # from the side to move, or from the other side (it is given the unseen tiles)
+        for side in (game, Game.from_board(game.board, game.rack(1 - game.to_move), lexicon)):
+            if len(side.rack(side.to_move)) > 3 or checked == 8:
+                continue
+            for result in EndgameSearch(side).deepen(max_depth=2):
+                if not result.complete:
+                    expected = depth_minimax(side, result.depth)
+                    assert result.value == expected, f"seed {seed}, depth {result.depth}"
+            checked += 1
+    assert checked == 8
+    rules = small_set_rules(6)
+    for game in endgames(small_lexicon(rules), rules, range(8)):
+        for result in EndgameSearch(game).deepen(max_depth=3):
+            if not result.complete:
+                assert result.value == depth_minimax(game, result.depth), f"{game}, depth {result.depth}"
 
 
 def test_endgame_with_racks_of_five_equals_minimax() -> None:
