@@ -2,6 +2,7 @@
 """Endgame benchmark: time to solve endgames completely, by the tiles left.
 
     .venv/bin/python bench/endgame.py [--lexicon sowpods] [--games 100] [--seed 1] [--limit 60] [--no-prune]
+                                      [--instructions]
 
 Plays self-play games (static equity with the lexicon's leave table on both sides) until the bag
 is empty and solves each endgame reached, from the player to move's side, to the end (or until
@@ -10,14 +11,22 @@ time to a complete solution, the positions visited, and how many were not solved
 limit; then the 7-vs-7 figure the target is set for (median ≤ 1 s), with a 95% confidence interval
 for the median (from the order statistics, which assume nothing about the times' distribution).
 100 games give about two dozen 7-vs-7 endgames; with fewer, one slow endgame moves the median.
+
+--instructions also counts, under valgrind's callgrind, the instructions each endgame's search
+executes (inside gd_endgame_search only): the same count on every run, so two builds of the core
+can be compared on a machine whose timings swing by a fifth (slow: use it with a few --games).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +53,42 @@ def median_interval(ordered: list[float], confidence: float = 0.95) -> tuple[flo
     return ordered[k - 1], ordered[n - k]
 
 
+CHILD = """
+import sys
+sys.path.insert(0, {pycore!r})
+from gaddag_solver import Game, Leaves, Lexicon, Rules
+from gaddag_solver.game.endgame import EndgameSearch
+from gaddag_solver.lexicons import resolve_lexicon
+rules = Rules.load("english")
+lexicon = Lexicon.load(resolve_lexicon({lexicon!r}), rules)
+leaves = Leaves.load({lexicon!r}, rules)
+game = Game.new(lexicon, seed={seed})
+while not game.over and game.bag_count:
+    game.play(game.best_move("equity", leaves))
+EndgameSearch(game, prune={prune}).run(time_limit={limit})
+"""
+
+
+def count_instructions(args: argparse.Namespace, seed: int) -> int:
+    """Instructions executed inside gd_endgame_search for the endgame of game `seed`."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        raise SystemExit("--instructions needs valgrind")
+    limit = args.limit * 100  # callgrind runs the search some 50 times slower
+    pycore = str(ROOT / "pycore")
+    code = CHILD.format(pycore=pycore, lexicon=args.lexicon, seed=seed, prune=not args.no_prune, limit=limit)
+    with tempfile.TemporaryDirectory() as folder:
+        result = subprocess.run(
+            [valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=gd_endgame_search",
+             f"--callgrind-out-file={folder}/callgrind.out", sys.executable, "-c", code],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if result.returncode != 0 or not found:
+        raise SystemExit(f"callgrind gave no count for seed {seed}:\n{result.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lexicon", default="sowpods")
@@ -52,6 +97,9 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per endgame before giving up")
     parser.add_argument(
         "--no-prune", action="store_true", help="search with the whole lexicon, not the endgame's own words"
+    )
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count each search's instructions under callgrind"
     )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
@@ -74,8 +122,9 @@ def main() -> int:
         rows.setdefault(tiles, []).append((seconds, result.nodes, result.complete))
         if sizes == [7, 7]:
             seven.append(seconds if result.complete else float("inf"))
+        counted = f", {count_instructions(args, seed):,} instructions" if args.instructions else ""
         print(f"  seed {seed}: racks {sizes[0]}+{sizes[1]}, {seconds:.2f} s, {result.nodes:,} positions, "
-              f"{'solved' if result.complete else 'not solved'}", file=sys.stderr)  # fmt: skip
+              f"{'solved' if result.complete else 'not solved'}{counted}", file=sys.stderr)  # fmt: skip
     lexicon_used = "the whole lexicon" if args.no_prune else "the endgame's own words"
     print(f"endgames from {args.games} self-play games ({args.lexicon}, searched with {lexicon_used}), "
           "solved completely, one core")  # fmt: skip
