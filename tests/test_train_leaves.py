@@ -314,7 +314,7 @@ def test_ctrl_c_in_the_command_saves_and_the_same_command_resumes(
     import threading
 
     out = tmp_path / "cli.leaves"
-    games = 8000
+    games = 24000  # a generation of ~1 s or more at ~20,000 games/s: time to interrupt it
     argv = [sys.executable, "-m", "gaddag_solver", "train-leaves", "--lexicon", tiny[0], "--rules", tiny[1]]
     argv += [
         "--generations",
