@@ -314,7 +314,7 @@ def test_ctrl_c_in_the_command_saves_and_the_same_command_resumes(
     import threading
 
     out = tmp_path / "cli.leaves"
-    games = 24000  # a generation of ~1 s or more at ~20,000 games/s: time to interrupt it
+    games = 8000
     argv = [sys.executable, "-m", "gaddag_solver", "train-leaves", "--lexicon", tiny[0], "--rules", tiny[1]]
     argv += [
         "--generations",
@@ -329,7 +329,15 @@ def test_ctrl_c_in_the_command_saves_and_the_same_command_resumes(
         "2",
     ]
     argv += ["-o", str(out), "--progress"]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the command as run in a terminal, where Ctrl-C interrupts it: not with the signal ignored, as
+    # this process may have inherited it (a job started in the background by a shell ignores it)
+    process = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     err: list[str] = []
     in_generation_2 = threading.Event()
     started = re.compile(rf"generation 2 of 2: self-play\n.*?\] [1-9][0-9]*/{games} games", re.S)
