@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from callgrind import instructions_in  # noqa: E402
 from gaddag_solver import Leaves, Rules  # noqa: E402
 from gaddag_solver.game.autoplay import Match, PlayerSpec, play_chunk, run_autoplay  # noqa: E402
 from gaddag_solver.lexicons import ENV_VAR  # noqa: E402
@@ -113,36 +112,15 @@ play_chunk(match, {seed}, 0, {games})
 
 def count_instructions(args: argparse.Namespace, first: str, second: str) -> float:
     """Instructions per game executed inside gd_play_game (lexicon loading and Python excluded)."""
-    valgrind = shutil.which("valgrind")
-    if not valgrind:
-        raise SystemExit("--instructions needs valgrind")
-    with tempfile.TemporaryDirectory() as folder:
-        code = CHILD.format(
-            pycore=str(ROOT / "pycore"),
-            lexicon=args.lexicon,
-            first=first,
-            second=second,
-            seed=args.seed,
-            games=args.games,
-        )
-        result = subprocess.run(
-            [
-                valgrind,
-                "--tool=callgrind",
-                "--toggle-collect=gd_play_game",
-                f"--callgrind-out-file={folder}/callgrind.out",
-                sys.executable,
-                "-c",
-                code,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    found = re.search(r"Collected : (\d+)", result.stderr)
-    if not found:
-        raise SystemExit(f"callgrind printed no count:\n{result.stderr[-2000:]}")
-    return int(found.group(1)) / args.games
+    code = CHILD.format(
+        pycore=str(ROOT / "pycore"),
+        lexicon=args.lexicon,
+        first=first,
+        second=second,
+        seed=args.seed,
+        games=args.games,
+    )
+    return instructions_in("gd_play_game", code) / args.games
 
 
 def print_table(args: argparse.Namespace, rows: list[dict]) -> None:

@@ -21,18 +21,16 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from callgrind import instructions_in  # noqa: E402
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
 from gaddag_solver.game.endgame import EndgameSearch  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
@@ -71,22 +69,10 @@ EndgameSearch(game, prune={prune}).run(time_limit={limit})
 
 def count_instructions(args: argparse.Namespace, seed: int) -> int:
     """Instructions executed inside gd_endgame_search for the endgame of game `seed`."""
-    valgrind = shutil.which("valgrind")
-    if not valgrind:
-        raise SystemExit("--instructions needs valgrind")
     limit = args.limit * 100  # callgrind runs the search some 50 times slower
     pycore = str(ROOT / "pycore")
     code = CHILD.format(pycore=pycore, lexicon=args.lexicon, seed=seed, prune=not args.no_prune, limit=limit)
-    with tempfile.TemporaryDirectory() as folder:
-        result = subprocess.run(
-            [valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=gd_endgame_search",
-             f"--callgrind-out-file={folder}/callgrind.out", sys.executable, "-c", code],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-    found = re.search(r"Collected : (\d+)", result.stderr)
-    if result.returncode != 0 or not found:
-        raise SystemExit(f"callgrind gave no count for seed {seed}:\n{result.stderr[-2000:]}")
-    return int(found.group(1))
+    return instructions_in("gd_endgame_search", code)
 
 
 def main() -> int:
