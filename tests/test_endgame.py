@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import gaddag_solver.game.endgame as endgame_module
 import pytest
@@ -45,31 +46,33 @@ def small_lexicon(rules: Rules) -> Lexicon:
 PASS_RECORD = MOVE_RECORD.pack(0, 0, 0, 0, 0, 0, 0, KIND_PASS, b"")
 
 
-def minimax(game: Game, memo: dict[bytes, int]) -> int:
-    """The spread the player to move gains from here to the end, playing perfectly on both sides:
-    every play the generator lists and the pass, each made with the game's own rules and undone
-    from a snapshot; positions remembered by their board, racks, side to move and scoreless turns."""
+def each_move(game: Game) -> Iterator[int]:
+    """Make every play the generator lists, then the pass, one at a time with the game's own rules,
+    yielding the spread each gained for the player who made it (the game as it stands after the
+    move, until the next is asked for); each is undone from a snapshot."""
     state = game._state
-    squares = game.rules.rows * game.rules.cols
-    key = core.game_board(state, squares) + core.game_rack(state, 0) + core.game_rack(state, 1)
-    key += bytes([game.to_move, game.scoreless_turns])
-    if key in memo:
-        return memo[key]
     mover = game.to_move
     _count, records = game.solver.solve_raw(game.board, game.rack())
     moves = [records[i : i + MOVE_RECORD.size] for i in range(0, len(records), MOVE_RECORD.size)]
     snapshot = state.snapshot()
     before = game.scores
-    best = None
     for record in [*moves, PASS_RECORD]:
         core.game_move(state, game._rules, record)
-        gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
-        value = gained if game.over else gained - minimax(game, memo)
+        yield (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
         state.restore(snapshot)
-        best = value if best is None else max(best, value)
-    assert best is not None
-    memo[key] = best
-    return best
+
+
+def minimax(game: Game, memo: dict[bytes, int]) -> int:
+    """The spread the player to move gains from here to the end, playing perfectly on both sides:
+    every play the generator lists and the pass; positions remembered by their board, racks, side
+    to move and scoreless turns."""
+    state = game._state
+    squares = game.rules.rows * game.rules.cols
+    key = core.game_board(state, squares) + core.game_rack(state, 0) + core.game_rack(state, 1)
+    key += bytes([game.to_move, game.scoreless_turns])
+    if key not in memo:
+        memo[key] = max(gained if game.over else gained - minimax(game, memo) for gained in each_move(game))
+    return memo[key]
 
 
 def held_value(game: Game, player: int) -> int:
@@ -82,25 +85,17 @@ def depth_minimax(game: Game, depth: int) -> int:
     """What the search gives a position at ``depth`` plies (docs/endgame.md): every move, each line
     to the end of the game or ``depth`` plies, where the player to move is guessed to gain what the
     opponent holds, less what it holds, plus half the bingo bonus."""
-    state = game._state
     mover = game.to_move
-    _count, records = game.solver.solve_raw(game.board, game.rack())
-    moves = [records[i : i + MOVE_RECORD.size] for i in range(0, len(records), MOVE_RECORD.size)]
-    snapshot = state.snapshot()
-    before = game.scores
-    values = []
-    for record in [*moves, PASS_RECORD]:
-        core.game_move(state, game._rules, record)
-        gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+
+    def value(gained: int) -> int:
         if game.over:
-            values.append(gained)
-        elif depth == 1:
+            return gained
+        if depth == 1:  # the opponent, to move: gains what the mover holds, less its own, plus the tempo
             guess = held_value(game, mover) - held_value(game, 1 - mover) + game.rules.bingo_bonus // 2
-            values.append(gained - guess)
-        else:
-            values.append(gained - depth_minimax(game, depth - 1))
-        state.restore(snapshot)
-    return max(values)
+            return gained - guess
+        return gained - depth_minimax(game, depth - 1)
+
+    return max(value(gained) for gained in each_move(game))
 
 
 def endgames(lexicon: Lexicon, rules: Rules, seeds: range) -> list[Game]:
