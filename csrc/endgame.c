@@ -516,10 +516,9 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             all_exact = child_exact && v >= beta; /* the others may be worth no more, but by the guess */
             if (!goes_out) break; /* none goes out: m is the best of all */
         }
-        cut = 1;
         horizon_best = 1;
     }
-    if (!cut) {
+    if (!cut && !horizon_best) {
         size_t count = 0;
         gd_move *moves = es->moves + base;
         size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
