@@ -433,3 +433,24 @@ def test_unknown_leave_table_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no leave table 'no-such-table'" in capsys.readouterr().err
     with pytest.raises(LeavesError):
         Leaves.load("no-such-table", ENGLISH)
+
+
+def test_a_ctrl_c_during_a_merge_waits_for_the_chunk_to_be_recorded(tmp_path: Path) -> None:
+    """Ctrl-C arriving while a chunk's statistics are merged (a call into C, after which Python raises
+    it at once) must not leave the checkpoint holding the statistics without the chunk."""
+    import os
+    import signal
+
+    partial = train._Partial(tmp_path, 1, b"table", 4)
+    merged: list[object] = []
+
+    class MergedUnderCtrlC:
+        def merge(self, other: object) -> None:
+            os.kill(os.getpid(), signal.SIGINT)  # delivered while the merge runs
+            merged.append(other)
+
+    partial.stats = MergedUnderCtrlC()  # type: ignore[assignment]
+    with pytest.raises(KeyboardInterrupt):
+        partial.add(3, core.RackStats(4).to_bytes())
+    assert len(merged) == 1 and partial.done == {3}  # raised once the chunk was recorded with its statistics
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -23,10 +23,12 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -251,6 +253,27 @@ def chunk_ranges(games: int) -> list[tuple[int, int]]:
     return [(start, min(start + CHUNK_GAMES, games)) for start in range(0, games, CHUNK_GAMES)]
 
 
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Ctrl-C during the block takes effect at its end, not between two of its statements (Python
+    raises it as soon as a call into C returns; a checkpoint saved then would hold a chunk's
+    statistics without the chunk, which a resumed run would play again). Only where Ctrl-C raises
+    KeyboardInterrupt: in the main thread, with Python's own handler."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 class _Partial:
     """The statistics of a generation's finished chunks, saved now and then."""
 
@@ -283,8 +306,10 @@ class _Partial:
         self.done = set(meta["chunks"])
 
     def add(self, chunk: int, data: bytes) -> None:
-        self.stats.merge(core.RackStats.from_bytes(data))
-        self.done.add(chunk)
+        incoming = core.RackStats.from_bytes(data)
+        with _interrupt_after():  # the statistics and the chunks they hold change together
+            self.stats.merge(incoming)
+            self.done.add(chunk)
 
     def save(self) -> None:
         data = self.stats.to_bytes()
