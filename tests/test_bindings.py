@@ -90,3 +90,20 @@ def test_every_function_has_a_signature(mirror: ModuleType) -> None:
     functions = set(re.findall(r"^(?:[\w ]+?[ *])(gd_\w+)\(", HEADER.read_text(), flags=re.M))
     assert len(functions) >= 20
     assert functions == {name for name, _result, _parameters in mirror._SIGNATURES}
+
+
+def test_a_buffer_over_an_array_reads_what_cffi_reads(mirror: ModuleType) -> None:
+    """ffi.buffer over a ctypes array (how the move records are copied out in Pyodide)."""
+    size = 5 * ffi.sizeof("gd_move")
+    ours, theirs = mirror.ffi.new("gd_move[]", 5), ffi.new("gd_move[]", 5)
+    for moves in (ours, theirs):
+        moves[2].score = -77
+        moves[4].word[3] = 9
+    assert mirror.ffi.buffer(ours, size)[:] == ffi.buffer(theirs, size)[:]
+    assert mirror.ffi.buffer(ours, size)[100:150] == ffi.buffer(theirs, size)[100:150]
+    assert len(mirror.ffi.buffer(ours, 100)) == 100
+    taken = mirror.ffi.buffer(ours, size)[:]
+    ours[2].score = 5
+    assert taken == ffi.buffer(theirs, size)[:], "a slice is a copy, not a view"
+    with pytest.raises(ValueError, match="over an array of"):
+        mirror.ffi.buffer(ours, size + 1)

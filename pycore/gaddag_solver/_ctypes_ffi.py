@@ -363,6 +363,26 @@ class _View:
         return C.string_at(self.address + start, stop - start) if stop > start else b""
 
 
+class _ArrayView:
+    """ffi.buffer over a ctypes array: its bytes through a memoryview, copied only when sliced
+    (in Pyodide a third of the cost of going through its address: 1.1 µs for 300 moves)."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, array: C.Array, size: int) -> None:  # type: ignore[type-arg]
+        if size > C.sizeof(array):
+            raise ValueError(f"a buffer of {size} bytes over an array of {C.sizeof(array)}")
+        self.view = memoryview(array).cast("B")[:size]
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+    def __getitem__(self, index: slice) -> bytes:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise ValueError("only contiguous slices")
+        return self.view[index].tobytes()
+
+
 def _address(value: Any) -> Any:
     """A ctypes argument for a pointer parameter."""
     if value is None or isinstance(value, (bytes, int)):
@@ -428,7 +448,9 @@ class _FFI:
         return int(address or 0) if ctype == "uintptr_t" else address
 
     @staticmethod
-    def buffer(pointer: Any, size: int) -> _View:
+    def buffer(pointer: Any, size: int) -> _View | _ArrayView:
+        if isinstance(pointer, C.Array):
+            return _ArrayView(pointer, size)
         return _View(_address(pointer), size)
 
     @staticmethod

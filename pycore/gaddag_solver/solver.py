@@ -195,13 +195,15 @@ class Solver:
         self._tile_text = state.tile_text
 
     def _position(self, board: Board | str, rack: Rack | str) -> tuple[Board, Rack]:
+        rules = self.rules
+        if type(board) is Board and type(rack) is Rack and board.rules is rules and rack.rules is rules:
+            return board, rack  # made for these rules: nothing to check (3 µs a solve in Pyodide)
         expect(board, "board", (Board, str), "a Board or the board as text")
         expect(rack, "rack", (Rack, str), 'a Rack or the tiles as text ("AEINRS?")')
         if isinstance(board, str):
             board = Board.from_text(board, self.rules)
         if isinstance(rack, str):
             rack = Rack(rack, self.rules)
-        rules = self.rules
         if (board.rules.rows, board.rules.cols) != (rules.rows, rules.cols):
             raise PositionError(
                 f"the board is {board.rules.rows}×{board.rules.cols}, the {rules.name} rules need "
