@@ -11,6 +11,8 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
 | wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources), with |
 | | its modules' bytecode for Pyodide's Python added (scripts/compile_wheel.mjs, under Node) |
+| python-snapshot.gz | Python's memory once started, which the page boots from (scripts/python_snapshot.mjs, |
+| | under Node; made when missing or older than the script or Pyodide; left out without Node) |
 | lexicons/NAME.gaddag | lexicons/*.gaddag |
 | lexicons/NAME.leaves | lexicons/*.leaves, then the package's trained tables |
 | | (pycore/gaddag_solver/leaves/), whose ruleset is shipped (others, and damaged ones, are left out) |
@@ -18,8 +20,9 @@ What goes in (every URL in the page is relative, so the folder works from any st
 | | table named after it, or the one it shares, when shipped; read with Lexicon.load); |
 | | per leave table (``leaves``): name, its ruleset, entries, bytes (read with Leaves.load) |
 | rules.json | every shipped ruleset as the page draws it (Rules.load; gaddag_solver.web_api.rules_data) |
-| site.json | the wheel's path, the versions, the site's version (a hash of every file shipped) and |
-| | its shell: the files the service worker stores on the first visit (all but lexicons and tables) |
+| site.json | the wheel's path, the Python snapshot's (null when there is none), the versions, the |
+| | site's version (a hash of every file shipped) and its shell: the files the service worker |
+| | stores on the first visit (all but lexicons and tables) |
 | sw.js | web/sw.js with the site's version written in (a rebuilt site is a new version) |
 
 Files already up to date are left alone; files that no longer belong are removed.
@@ -85,32 +88,49 @@ def build_wheel(force: bool = False) -> Path:
     return build_wasm.build(WASM_OUT, force)
 
 
+def by_node(script: Path, target: Path, inputs: list[Path], arguments: list[str], missing: str) -> bool:
+    """Make ``target`` with ``node SCRIPT ARGUMENTS... TARGET`` (written to a partial file first)
+    unless it is newer than the script and ``inputs``. False, with a warning ending in
+    ``missing``, without Node or when the script fails."""
+    if target.exists() and target.stat().st_mtime >= max(path.stat().st_mtime for path in [script, *inputs]):
+        return True
+    node = shutil.which("node")
+    if not node:
+        log(f"warning: node not found; {missing}")
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    done = subprocess.run(
+        [node, str(script), *arguments, str(partial)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    if done.returncode != 0 or not partial.exists():
+        why = done.stderr.strip() or f"exit code {done.returncode}"
+        log(f"warning: {script.name} failed ({why}); {missing}")
+        return False
+    partial.replace(target)
+    log(f"{target.name}: {done.stdout.strip()}")
+    return True
+
+
 def compiled_wheel(wheel: Path) -> Path:
     """The wheel with bytecode compiled by Pyodide's own Python (scripts/compile_wheel.mjs), so
     the page does not compile our modules at every start; made again when the wheel or the
     script is newer. Without Node, or if it fails, the wheel as it is (with a warning)."""
-    script = ROOT / "scripts" / "compile_wheel.mjs"
     target = WASM_OUT / "compiled" / wheel.name
-    if target.exists() and target.stat().st_mtime >= max(wheel.stat().st_mtime, script.stat().st_mtime):
-        return target
-    node = shutil.which("node")
-    if not node:
-        log("warning: node not found; the site's wheel has no compiled bytecode (slower starts)")
-        return wheel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    done = subprocess.run(
-        [node, str(script), str(wheel), str(partial)], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    if done.returncode != 0 or not partial.exists():
-        why = done.stderr.strip() or f"exit code {done.returncode}"
-        log(
-            f"warning: the wheel's bytecode could not be compiled ({why}); the site uses the wheel without it"
-        )
-        return wheel
-    partial.replace(target)
-    log(f"{target.name}: {done.stdout.strip()}")
-    return target
+    script = ROOT / "scripts" / "compile_wheel.mjs"
+    missing = "the site's wheel has no compiled bytecode (slower starts)"
+    return target if by_node(script, target, [wheel], [str(wheel)], missing) else wheel
+
+
+def python_snapshot() -> Path | None:
+    """Python's memory snapshot for the page (scripts/python_snapshot.mjs), made again when the
+    script or Pyodide is newer. Without Node, or if it fails, None (with a warning): the page
+    then starts Python from scratch, slower."""
+    target = WASM_OUT / "python-snapshot.gz"
+    script = ROOT / "scripts" / "python_snapshot.mjs"
+    inputs = [PYODIDE / "package.json", *(PYODIDE / name for name in PYODIDE_FILES)]
+    missing = "the site has no Python snapshot (the page starts Python from scratch, slower)"
+    return target if by_node(script, target, inputs, [], missing) else None
 
 
 def pyodide_version() -> str:
@@ -256,6 +276,9 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     for name in PYODIDE_FILES:
         sync.copy(PYODIDE / name, f"pyodide/{name}")
     sync.copy(wheel, f"wheels/{wheel.name}")
+    snapshot = python_snapshot()
+    if snapshot:
+        sync.copy(snapshot, "python-snapshot.gz")
     for path in lexicon_paths + leaves_paths:
         sync.copy(path, f"lexicons/{path.name}")
 
@@ -274,6 +297,7 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
         "wheel": f"wheels/{wheel.name}",
         "pyodide": pyodide_version(),
         "pyodide_dir": "pyodide/",
+        "python_snapshot": "python-snapshot.gz" if snapshot else None,
         "version": version,
         "shell": shell,
     }

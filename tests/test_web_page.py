@@ -11,6 +11,7 @@ typed, never to numbers taken from the page itself.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import sys
@@ -59,9 +60,10 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         assert {f"lexicons/{LEXICON}.gaddag", "lexicons/twl06.leaves"} <= set(kept["kept"])
         page.context.set_offline(True)
 
-        assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "start"
-        # a reload, offline: the page, Python and the lexicon come from the service worker, and
-        # Python starts from the snapshot the first visit kept
+        # Python started from the site's snapshot (scripts/python_snapshot.mjs)
+        assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "snapshot"
+        # a reload, offline: the page, Python, its snapshot and the lexicon come from the
+        # service worker
         open_position(page, rows, rack)
         assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "snapshot"
         page.solve_with_enter()
@@ -90,10 +92,9 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         assert error.is_hidden()
         kept = page.page.evaluate("window.gaddag.offline()")
         assert "lexicons/sowpods.gaddag" in kept["kept"]
-        # the site's cache is the version of this build, beside Python's snapshot (web/snapshot.js)
+        # the site's cache is the version of this build, and only it
         version = json.loads((test_web_e2e.SITE / "site.json").read_text())["version"]
-        caches = page.page.evaluate("caches.keys()")
-        assert sorted(caches) == [f"gaddag-solver-{version}", "gaddag-solver:python-snapshot"]
+        assert page.page.evaluate("caches.keys()") == [f"gaddag-solver-{version}"]
     finally:
         page.close()
 
@@ -129,7 +130,7 @@ def test_a_rebuilt_site_replaces_the_cache(browser: object, tmp_path: Path) -> N
             second = build()
             assert second != first
             page.page.reload()  # the browser finds the new sw.js, which installs and takes over
-            # installing fetches the whole shell again (about 19 MB) while the reloaded page starts
+            # installing fetches the whole shell again (about 26 MB) while the reloaded page starts
             # Python: a minute and a half leaves room for a loaded machine
             deadline = time.monotonic() + 90
             while True:  # the new version installed and active: the old cache is gone
@@ -153,6 +154,30 @@ def test_a_rebuilt_site_replaces_the_cache(browser: object, tmp_path: Path) -> N
             assert page.page.evaluate(style) == "2"
         finally:
             page.close()
+
+
+@pytest.mark.parametrize("snapshot", ["unreachable", "damaged"])
+def test_python_starts_afresh_when_its_snapshot_cannot_be_used(
+    browser: object, server: str, native: Solver, snapshot: str
+) -> None:
+    rows, rack = examples()[1]
+    page = Page(browser, server, service_workers="block")  # every load fetches the snapshot
+    warnings: list[str] = []
+    page.page.on("console", lambda line: warnings.append(line.text) if line.type == "warning" else None)
+    try:
+        if snapshot == "unreachable":
+            page.context.route("**/python-snapshot.gz", lambda route: route.abort())
+        else:  # a gzip file that holds no memory snapshot
+            damaged = gzip.compress(b"not a memory snapshot" * 1000)
+            page.context.route("**/python-snapshot.gz", lambda route: route.fulfill(status=200, body=damaged))
+        page.open()
+        open_position(page, rows, rack)
+        assert page.page.evaluate("window.gaddag.timings.pythonFrom") == "start"
+        assert any("the Python snapshot could not be used" in text for text in warnings), warnings
+        page.solve_with_enter()
+        assert page.shown() == native_moves(native, rows, rack)
+    finally:
+        page.close()
 
 
 def test_python_that_cannot_load_says_so(browser: object, server: str) -> None:

@@ -3,10 +3,11 @@
 // One cache per site version ("gaddag-solver-" + VERSION; scripts/build_site.py writes VERSION,
 // a hash of every file it ships, so a rebuilt site is a new version):
 // - install: the site's shell (site.json's `shell`: the page, its modules, the data files,
-//   Pyodide's runtime and our wheel), asked with `cache: "no-cache"` so that what the page has
+//   Pyodide's runtime, Python's snapshot and our wheel), asked with `cache: "no-cache"` so that what the page has
 //   just downloaded comes back as a 304 from the server rather than a second download; and every
 //   lexicon or leave table the previous version had kept, revalidated the same way;
-// - activate: the other versions' caches are deleted;
+// - activate: the other versions' caches are deleted (and the Python snapshot earlier versions
+//   kept in a cache of their own);
 // - fetch: our own files are answered from the cache, else from the network, and a lexicon or
 //   leave table fetched is kept (a dedicated worker that this service worker does not control
 //   still gets its files kept: the page names them in a "keep" message).
@@ -60,6 +61,8 @@ self.addEventListener("activate", (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
       }
+      // the 31 MB Python snapshot earlier versions made in the browser: it now ships with the site
+      await caches.delete("gaddag-solver:python-snapshot");
       await self.clients.claim();
     })(),
   );

@@ -81,7 +81,7 @@ self.fetch = async (input, init) => {
 
 async function boot() {
   progress("pyodide", "Loading Python (Pyodide)…");
-  const { wheel, pyodide: version } = await site;
+  const { wheel, python_snapshot: snapshot } = await site;
   const booted = await bootPython(
     loadPyodide,
     {
@@ -89,7 +89,7 @@ async function boot() {
       stdout: (text) => console.log(text),
       stderr: (text) => console.warn(text),
     },
-    version,
+    snapshot ? new URL(snapshot, base) : null,
   );
   pyodide = booted.pyodide;
   progress("wheel", "Loading the solver package…", { from: booted.from });
