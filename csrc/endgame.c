@@ -332,6 +332,12 @@ static void one_tile_play(const gd_endgame_state *es, const gd_workspace *ws, ui
     out->length = (uint8_t)length;
 }
 
+/* A position's moves do not fit: the move stack is sized once, when the search starts. */
+static int stack_full(gd_endgame_state *es)
+{
+    return gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full", es->move_capacity);
+}
+
 static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack, gd_move *out,
                           size_t capacity, size_t *count)
 {
@@ -346,9 +352,7 @@ static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const ui
         const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
         for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : letters); letter++) {
             if (!((fits_both >> letter) & 1u)) continue;
-            if (n >= capacity)
-                return gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
-                                    es->move_capacity);
+            if (n >= capacity) return stack_full(es);
             one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &out[n++]);
         }
     }
@@ -523,8 +527,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         gd_move *moves = es->moves + base;
         size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
         if (room < 1) {
-            es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full",
-                                      es->move_capacity);
+            es->failed = stack_full(es);
             return 0;
         }
         if (!workspace_ready(es, wsi)) return 0;
