@@ -58,6 +58,15 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         kept = page.page.evaluate("window.gaddag.offline()")
         assert kept["supported"]
         assert {f"lexicons/{LEXICON}.gaddag", "lexicons/twl06.leaves"} <= set(kept["kept"])
+        # the service worker keeps Python's snapshot unpacked, and says so (web/sw.js)
+        stored = page.page.evaluate(
+            """async () => {
+              const hit = await caches.match(new URL('python-snapshot.gz', location.href).href);
+              return [hit.headers.get('X-Gaddag-Unpacked'), (await hit.arrayBuffer()).byteLength];
+            }"""
+        )
+        unpacked = gzip.decompress((test_web_e2e.SITE / "python-snapshot.gz").read_bytes())
+        assert stored == ["gzip", len(unpacked)]
         page.context.set_offline(True)
 
         # Python started from the site's snapshot (scripts/python_snapshot.mjs)

@@ -10,10 +10,12 @@
 // Pyodide's own, marked private: when the snapshot cannot be fetched or used (a site built
 // without Node, a browser without DecompressionStream), the worker starts Python as usual.
 
-/** The snapshot's bytes: python-snapshot.gz fetched and unpacked. */
+/** The snapshot's bytes: python-snapshot.gz fetched and unpacked (the service worker keeps it
+ * unpacked, and says so with a header of its own: web/sw.js). */
 async function unpacked(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url.pathname} could not be downloaded (HTTP ${response.status})`);
+  if (response.headers.get("X-Gaddag-Unpacked") === "gzip") return new Uint8Array(await response.arrayBuffer());
   const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
