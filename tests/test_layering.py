@@ -1,0 +1,121 @@
+"""The package's imports point down only (../shared/DESIGN.md: page/CLI → API → game/strategy
+→ solver → core), with no cycle among its modules.
+
+Read from the source with `ast`, imports inside functions included: a cycle hidden in a
+function is still a cycle a newcomer has to untangle. `from . import x` counts as an import of
+the submodule `x`, not of the package's `__init__`, which gathers the public names and so
+imports nearly everything.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import gaddag_solver
+
+PACKAGE = Path(gaddag_solver.__file__).parent
+NAME = "gaddag_solver"
+ENTRY_POINTS = {NAME, f"{NAME}.__main__", f"{NAME}.cli", f"{NAME}.web_api"}  # the top layer
+GAME = f"{NAME}.game"
+
+
+def module_files() -> dict[str, Path]:
+    files = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        files[".".join(parts)] = path
+    return files
+
+
+def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that `name` (at `path`) imports, anywhere in its source."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            submodules = {f"{source}.{alias.name}" for alias in node.names} & modules
+            found |= submodules
+            if len(submodules) < len(node.names) and source in modules:
+                found.add(source)
+    found.discard(name)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = module_files()
+    return {name: imports_of(name, path, set(files)) for name, path in files.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The graph's strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_sees_the_imports_it_should() -> None:
+    graph = import_graph()
+    assert len(graph) > 30 and f"{GAME}.play" in graph
+    # relative imports at one and two levels, and a submodule imported from its package
+    assert f"{NAME}.board" in graph[f"{NAME}.formats.cgp"]  # from ..board import Board, ...
+    assert f"{NAME}._core_api" in graph[f"{NAME}.solver"]  # from . import _core_api as core
+    assert f"{GAME}.play" in graph[f"{NAME}.web_api"]
+    # and the package's __init__ is not taken for its submodules
+    assert NAME not in graph[f"{NAME}.solver"]
+
+
+def test_cycles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_imports_point_down() -> None:
+    graph = import_graph()
+    upward = []
+    for name, targets in graph.items():
+        for target in targets:
+            if target in ENTRY_POINTS and name != f"{NAME}.__main__":
+                upward.append((name, target))  # only `python -m` runs the CLI
+            in_game = name == GAME or name.startswith(GAME + ".")
+            if target.startswith(GAME) and not in_game and name not in ENTRY_POINTS:
+                upward.append((name, target))  # the solver and formats know nothing of games
+    assert upward == []
