@@ -4,7 +4,7 @@
 // page has loaded so far, so that they are kept for offline use too.
 
 const supported = "serviceWorker" in navigator && window.isSecureContext;
-const kept = new Set(); // paths the service worker has confirmed
+const kept = new Set(); // paths the service worker has confirmed, or a cache of the site holds
 const waiting = new Set(); // paths named, not yet confirmed
 let registration = null;
 let nextId = 1;
@@ -19,10 +19,26 @@ function idle() {
   }
 }
 
-function post() {
+/**
+ * Name the waiting files to the service worker, but those a cache of the site already holds
+ * (fetched through the service worker, which keeps what it serves) are kept as they are. Not
+ * messaging the active worker matters beyond the message saved: Chromium lets an update that
+ * has installed take over only once the old worker is idle, and a page that messaged the old
+ * one kept it from that for minutes (docs/offline.md).
+ */
+async function post() {
   const target = registration?.active;
   if (!target || waiting.size === 0) return;
-  target.postMessage({ type: "keep", id: nextId++, paths: [...waiting] });
+  for (const path of [...waiting]) {
+    const held = await caches.match(new URL(path, import.meta.url).href).catch(() => undefined);
+    if (held) {
+      waiting.delete(path);
+      kept.add(path);
+    }
+  }
+  idle();
+  const paths = [...waiting];
+  if (paths.length) target.postMessage({ type: "keep", id: nextId++, paths });
 }
 
 if (supported) {
@@ -43,7 +59,7 @@ export async function enableOffline() {
   try {
     await navigator.serviceWorker.register(new URL("sw.js", import.meta.url), { scope: "./" });
     registration = await navigator.serviceWorker.ready;
-    post();
+    await post();
     idle();
   } catch (error) {
     console.warn(`offline use is not available: ${error.message || error}`);
