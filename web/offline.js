@@ -28,8 +28,7 @@ function idle() {
  */
 async function post() {
   const target = registration?.active;
-  if (!target || waiting.size === 0) return;
-  for (const path of [...waiting]) {
+  for (const path of target ? [...waiting] : []) {
     const held = await caches.match(new URL(path, import.meta.url).href).catch(() => undefined);
     if (held) {
       waiting.delete(path);
@@ -38,7 +37,7 @@ async function post() {
   }
   idle();
   const paths = [...waiting];
-  if (paths.length) target.postMessage({ type: "keep", id: nextId++, paths });
+  if (target && paths.length) target.postMessage({ type: "keep", id: nextId++, paths });
 }
 
 if (supported) {
@@ -60,7 +59,6 @@ export async function enableOffline() {
     await navigator.serviceWorker.register(new URL("sw.js", import.meta.url), { scope: "./" });
     registration = await navigator.serviceWorker.ready;
     await post();
-    idle();
   } catch (error) {
     console.warn(`offline use is not available: ${error.message || error}`);
   }

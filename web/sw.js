@@ -10,8 +10,9 @@
 // - activate: the other versions' caches are deleted (and the Python snapshot earlier versions
 //   kept in a cache of their own);
 // - fetch: our own files are answered from the cache, else from the network, and a lexicon or
-//   leave table fetched is kept (a dedicated worker that this service worker does not control
-//   still gets its files kept: the page names them in a "keep" message).
+//   leave table fetched is kept (what the page fetched before this service worker controlled
+//   it, or what a dedicated worker it does not control fetched, the page names in a "keep"
+//   message: web/offline.js, only files no cache holds).
 // A request the cache cannot answer while offline fails as it would without a service worker;
 // the solver's worker turns that into a message saying what is missing.
 
