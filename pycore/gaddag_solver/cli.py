@@ -1136,6 +1136,14 @@ def _status_line(text: str) -> None:
     sys.stderr.flush()
 
 
+def _print_columns(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    """A plain table: each column as wide as its widest cell."""
+    widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for row in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Simulate the best candidates of a position (docs/simulation.md)."""
     from .game.simulate import Simulation, SimulationError
@@ -1184,10 +1192,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         )  # fmt: skip
         for i, c in enumerate(result.candidates, 1)
     ]
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    for row in rows:
-        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    _print_columns(headers, rows)
     verdict = {
         "decided": "the stopping rule picked the leader",
         "iterations": "the iteration limit was reached",
@@ -1238,6 +1243,71 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     print(
         f"value {result.value:+d} for the player to move ({exact}); {result.nodes:,} positions in "
         f"{result.elapsed:.2f} s"
+    )
+    return 0
+
+
+def _percent(value: Any) -> str:
+    return f"{100 * float(value):.1f}"
+
+
+def cmd_peg(args: argparse.Namespace) -> int:
+    """Solve a pre-endgame (1 to 6 tiles in the bag; docs/preendgame.md)."""
+    from .game.preendgame import EXACT, PreendgameError, PreendgameSearch
+
+    try:
+        game, _rules, table = _lookahead_game(args)
+        search = PreendgameSearch(game, leaves=table)
+    except PreendgameError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    show = args.progress or sys.stderr.isatty()
+    shown_at = [0.0]
+
+    def progress(result: Any) -> None:
+        if show and time.monotonic() - shown_at[0] >= 0.25:
+            shown_at[0] = time.monotonic()
+            done = sum(1 for c in result.candidates if c.status != "pending")
+            best = (
+                f"best {result.best.move} {_percent(result.best.win)}%"
+                if result.best_index is not None
+                else ""
+            )
+            _status_line(
+                f"{done}/{len(result.candidates)} candidates  {result.endgames:,} endgames  "
+                f"{result.elapsed:.1f} s  {best}"
+            )
+
+    try:
+        result = search.run(args.time, progress)
+    except KeyboardInterrupt:
+        search.stop()
+        result = search.run(0)  # the standing, no more search
+        print("\ninterrupted: the standing so far", file=sys.stderr)
+    except PreendgameError as exc:
+        return _error(str(exc))
+    if show:
+        sys.stderr.write("\n")
+    if args.format == "json":
+        print(_dumps(result.to_dict()))
+        return 0
+    shown = [c for c in result.candidates if c.status == EXACT] if not args.all else result.candidates
+    shown = shown[: args.top] if args.top else shown
+    headers = ("move", "win %", "status", "wins when the bag holds", "loses when the bag holds")
+    rows = []
+    for c in shown:
+        win = _percent(c.win) if c.win is not None else f"{_percent(c.win_low)}–{_percent(c.win_high)}"
+        wins = sorted({bag for bag, _r, _w, o in c.worlds if o == 1})
+        loses = sorted({bag for bag, _r, _w, o in c.worlds if o == 0})
+        rows.append((str(c.move), win, c.status, " ".join(wins), " ".join(loses)))
+    _print_columns(headers, rows)
+    if result.best_index is not None:
+        verdict = "exact" if result.complete else "the best so far (not every candidate valued)"
+        print(f"best: {result.best.move}, wins {_percent(result.best.win)}% ({verdict})")
+    ruled = sum(1 for c in result.candidates if c.status == "ruled out")
+    print(
+        f"{result.bag} in the bag, {result.worlds} racks the opponent may hold; {len(result.candidates)} "
+        f"candidates, {ruled} ruled out; {result.endgames:,} endgames, {result.nodes:,} positions in "
+        f"{result.elapsed:.2f} s ({result.reason})"
     )
     return 0
 
@@ -1297,6 +1367,22 @@ def _add_lookahead_parsers(sub: Any) -> None:
     p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
     p.add_argument("--max-depth", type=int, default=64, help="deepest search, in plies (default 64)")
     p.set_defaults(run=cmd_endgame)
+
+    p = sub.add_parser(
+        "peg",
+        help="solve a pre-endgame (1 to 6 tiles in the bag)",
+        description="For every play and the pass of the player to move, the probability of winning "
+        "(a tie counts half) over every rack the opponent may hold and every order of the bag, both "
+        "sides choosing their best on what they can see, to the exact endgame (docs/preendgame.md). "
+        "Candidates go in equity order; one that cannot beat the best is ruled out. The opponent's "
+        "rack in the position is ignored.",
+        epilog='Example: gaddag-solver peg --cgp "<board> AEINRST/ 350/362 0 lex CSW21;" --time 60',
+    )
+    position_arguments(p)
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long (the standing then)")
+    p.add_argument("--top", type=int, default=10, help="candidates shown (default 10; 0: all)")
+    p.add_argument("--all", action="store_true", help="show ruled-out candidates too, with their bounds")
+    p.set_defaults(run=cmd_peg)
 
 
 def main_parser() -> argparse.ArgumentParser:

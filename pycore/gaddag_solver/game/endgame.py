@@ -78,14 +78,17 @@ def both_racks(game: Game) -> bytes:
     return bytes(a + b for a, b in zip(first, second, strict=True))
 
 
-def endgame_lexicon(game: Game) -> Lexicon | None:
+def endgame_lexicon(game: Game, tiles: bytes | None = None) -> Lexicon | None:
     """A lexicon of just the words the rest of ``game`` can form (its bag empty): those through
     a tile on the board with the other letters from the two racks, and those the racks alone
     spell. It generates the same plays as the game's lexicon for every position the endgame
     reaches, and far faster (docs/endgame.md). None when the racks could spell so many words
-    that the full lexicon is as good (or finding them would take long: blanks on both racks)."""
+    that the full lexicon is as good (or finding them would take long: blanks on both racks).
+    ``tiles`` (counts): the tiles still to be played, when not just the racks' (a pre-endgame
+    gives both racks and the bag, which holds for every position after it)."""
     codes = core.game_board(game._state, game.rules.rows * game.rules.cols)
-    tiles = both_racks(game)
+    if tiles is None:
+        tiles = both_racks(game)
     lexicon = game.lexicon
     through_board = core.endgame_words(lexicon._core, game._rules, codes, tiles, PRUNE_STEP_LIMIT)
     if through_board is None:
