@@ -438,3 +438,67 @@ def test_root_moves_value_each_first_move_as_minimax_does() -> None:
             core.endgame_restart(search, game._state)
             assert core.endgame_search(search, 64).value == minimax(game, {})
     assert checked >= 20
+
+
+def test_the_value_of_a_given_move_and_the_best_k_agree_with_minimax() -> None:
+    rules = small_set_rules(2)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(12))
+    checked = 0
+    for game in games:
+        worth: dict[str, int] = {}
+        for move in game.moves():
+            snapshot = game._state.snapshot()
+            mover, before = game.to_move, game.scores
+            game.play(move)
+            gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+            worth[str(move)] = gained if game.over else gained - minimax(game, {})
+            game._state.restore(snapshot)
+            game._undo.pop()
+        search = EndgameSearch(game)
+        for move in game.moves()[:4]:
+            assert search.value_of(move).value == worth[str(move)], str(move)
+        best = search.best_moves(3)
+        ranked = sorted(worth.values(), reverse=True)[: len(best)]
+        assert [r.value for r in best] == ranked
+        assert all(r.complete for r in best)
+        assert len({str(r.best) for r in best}) == len(best)  # three different first moves
+        assert [worth[str(r.best)] for r in best] == ranked
+        assert search.run().value == ranked[0]  # every first move again afterwards
+        checked += 1
+    assert checked >= 6
+
+
+def test_endgame_command_grades_a_given_move_and_lists_the_best_k() -> None:
+    import json
+    import subprocess
+    import sys
+
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=2)
+    while game.bag_count:
+        game.play(game.best_move("equity"))
+    position = Game.from_board(game.board, game.rack(), lexicon)
+    search = EndgameSearch(position)
+    best = search.run()
+    passing = search.value_of(next(m for m in position.moves() if m.kind == "pass"))
+    board_file = "\n".join(game.board.to_rows()) + "\n"
+    command = [sys.executable, "-m", "gaddag_solver", "endgame", "--lexicon", "sowpods", "--board", "-"]
+    command += ["--rack", str(game.rack()), "--format", "json"]
+
+    def endgame(*extra: str) -> subprocess.CompletedProcess[str]:
+        args = [*command, *extra]
+        return subprocess.run(args, input=board_file, capture_output=True, text=True, timeout=120)
+
+    run = endgame("--move", "pass")
+    assert run.returncode == 0, run.stderr
+    graded = json.loads(run.stdout)
+    assert graded["points_lost"] == best.value - passing.value > 0
+    assert graded["move"]["line"][0] == "pass" and graded["best"]["value"] == best.value
+    run = endgame("--top", "3")
+    assert run.returncode == 0, run.stderr
+    listed = json.loads(run.stdout)["moves"]
+    assert [m["value"] for m in listed] == [r.value for r in EndgameSearch(position).best_moves(3)]
+    assert listed[0]["value"] == best.value
+    bad = endgame("--move", "8D QQQ")
+    assert bad.returncode == 2 and "not a play of the rack" in bad.stderr
