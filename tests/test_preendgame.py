@@ -250,3 +250,23 @@ def test_peg_command_prints_the_solver_s_figures(tmp_path: Path) -> None:
         [*command, "--rack", "AAC"], input=empty_board, capture_output=True, text=True, timeout=60
     )
     assert refused.returncode == 2 and "1 to 6 tiles" in refused.stderr
+
+
+def test_deferring_costly_worlds_to_a_second_pass_changes_no_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a first-pass budget of one position nearly every world waits for the second pass;
+    the best, every exact figure and every bound must hold as with the default budget."""
+    import gaddag_solver.game.preendgame as preendgame_module
+
+    for game in preendgames(2, range(60))[:4]:
+        whole = PreendgameSearch(game).run()
+        monkeypatch.setattr(preendgame_module, "WORLD_BUDGET", 1)
+        deferred = PreendgameSearch(game).run()
+        monkeypatch.undo()
+        assert deferred.complete and deferred.best_index == whole.best_index
+        for a, b in zip(whole.candidates, deferred.candidates, strict=True):
+            if a.status == EXACT and b.status == EXACT:
+                assert a.win == b.win
+            best = whole.best.win
+            assert b.win_high <= best or b.status == EXACT
+            if a.status == EXACT:
+                assert b.win_low <= a.win <= b.win_high

@@ -45,6 +45,7 @@ MAX_BAG = 6
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
 PROGRESS_SECONDS = 0.2
+WORLD_BUDGET = 200_000  # endgame positions a world may take in the first pass
 _ON_BOARD = 64
 _BLANK = 128
 _HALF = Fraction(1, 2)
@@ -53,6 +54,10 @@ EXACT, RULED_OUT, PENDING = "exact", "ruled out", "pending"
 
 class PreendgameError(GameError):
     """A position the pre-endgame solver cannot take (the bag empty or too full, the game over)."""
+
+
+class _OverBudget(Exception):
+    """A world's value needs more endgame positions than the first pass allows."""
 
 
 class _Interrupted(Exception):
@@ -232,7 +237,10 @@ class PreendgameSearch:
         self._leaf: dict[tuple[object, ...], Fraction] = {}
         self._root_worlds = self._split(self._unseen, self._bag)
         self._root = [_Root(r) for r in self._candidates(self._board, self._mine, self._bag)]
+        self._pass = 1  # the first pass (worlds within WORLD_BUDGET) or the second (the rest)
         self._next = 0  # the root candidate being valued
+        self._budget = 0  # positions a world may take in the first pass; 0: no limit
+        self._budget_left = 0
         self._moves_shown: list[Move] | None = None
         self._worlds_shown: list[tuple[str, str]] = []
         self._best: int | None = None
@@ -376,10 +384,14 @@ class PreendgameSearch:
         tie = -spread  # the endgame's value that would tie the game
         while True:
             self._check_clock()
-            found = core.endgame_search(
-                self._eg_state, ENDGAME_DEPTH, self._slice_nodes, window=(tie - 1, tie + 1)
-            )
+            limit = self._slice_nodes
+            if self._budget:
+                if self._budget_left <= 0:
+                    raise _OverBudget
+                limit = min(limit, self._budget_left)
+            found = core.endgame_search(self._eg_state, ENDGAME_DEPTH, limit, window=(tie - 1, tie + 1))
             self.nodes += found.nodes
+            self._budget_left -= found.nodes
             if not found.stopped:
                 break
         if not found.complete:
@@ -411,63 +423,85 @@ class PreendgameSearch:
     ) -> PreendgameResult:
         """Value the candidates in equity order until each is exact or ruled out, ``time_limit``
         seconds pass or :meth:`stop`; calling it again goes on where it stopped. ``progress`` is
-        called with the standing after a candidate, at most every PROGRESS_SECONDS."""
+        called with the standing after a candidate, at most every PROGRESS_SECONDS.
+
+        Two passes: the first values each candidate in every world whose value takes at most
+        WORLD_BUDGET endgame positions, the second the worlds left over. A candidate is ruled
+        out as soon as its bounds allow, so a costly endgame is searched only when the
+        candidate might still be the best."""
         self._stop = False
         started = time.perf_counter()
         self._deadline = None if time_limit is None else started + time_limit
-        worlds = self._root_worlds
-        total_weight = sum(w.weight for w in worlds)
         reason = "solved"
         reported = started
         try:
-            while self._next < len(self._root):
-                root = self._root[self._next]
-                best_total = self._root_total(self._best) if self._best is not None else Fraction(-1)
-                total = sum(
-                    (w.weight * root.values[w.opponent] for w in worlds if w.opponent in root.values),
-                    Fraction(0),
-                )
-                left = sum(w.weight for w in worlds if w.opponent not in root.values)
-                for world in worlds:
-                    if total + left <= best_total:
-                        root.status = RULED_OUT
-                        break
-                    if world.opponent in root.values:
-                        continue
-                    v = self._move_value(
-                        self._board,
-                        self._mine,
-                        world.opponent,
-                        world.bag,
-                        self._spread,
-                        self._scoreless,
-                        root.record,
-                    )
-                    root.values[world.opponent] = v
-                    total += world.weight * v
-                    left -= world.weight
-                if root.status == PENDING and total + left <= best_total:
-                    root.status = RULED_OUT
-                if root.status == PENDING:
-                    root.status = EXACT
-                    if total > best_total:
-                        self._best = self._next
-                        if total == total_weight:  # a certain win: the rest cannot beat it
-                            for rest in self._root[self._next + 1 :]:
-                                rest.status = RULED_OUT
-                            self._next = len(self._root)
-                            break
-                self._next += 1
-                if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
-                    progress(self._result("running", started))
-                    reported = time.perf_counter()
+            while self._pass <= 2:
+                while self._next < len(self._root):
+                    if self._root[self._next].status == PENDING:
+                        self._value_root(self._next, WORLD_BUDGET if self._pass == 1 else 0)
+                    self._next += 1
+                    if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
+                        progress(self._result("running", started))
+                        reported = time.perf_counter()
+                self._pass += 1
+                self._next = 0
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
 
-    def _root_total(self, index: int) -> Fraction:
+    def _known(self, index: int) -> tuple[Fraction, int]:
+        """A root candidate's weighted outcome over the worlds valued, and the weight left."""
         root = self._root[index]
-        return sum((w.weight * root.values[w.opponent] for w in self._root_worlds), Fraction(0))
+        total, left = Fraction(0), 0
+        for w in self._root_worlds:
+            v = root.values.get(w.opponent)
+            if v is None:
+                left += w.weight
+            else:
+                total += w.weight * v
+        return total, left
+
+    def _ruled_out(self, index: int) -> bool:
+        """Whether a candidate cannot become the best: at most the best's outcome, and after it
+        in the order when equal (ties go to the first)."""
+        if self._best is None or self._best == index:
+            return False
+        best_total, _ = self._known(self._best)
+        total, left = self._known(index)
+        return total + left < best_total or (total + left == best_total and index > self._best)
+
+    def _value_root(self, index: int, budget: int) -> None:
+        """Value a root candidate in the worlds not yet valued (with ``budget``: those that
+        take at most that many endgame positions each), then settle its status."""
+        root = self._root[index]
+        for world in self._root_worlds:
+            if self._ruled_out(index):
+                root.status = RULED_OUT
+                return
+            if world.opponent in root.values:
+                continue
+            self._budget = self._budget_left = budget
+            try:
+                position = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+                v = self._move_value(*position, root.record)
+            except _OverBudget:
+                continue  # valued in the second pass, if the candidate is still in the running
+            finally:
+                self._budget = 0
+            root.values[world.opponent] = v
+        if self._ruled_out(index):
+            root.status = RULED_OUT
+            return
+        total, left = self._known(index)
+        if left:
+            return
+        root.status = EXACT
+        if self._best is None:
+            self._best = index
+            return
+        best_total, _ = self._known(self._best)
+        if total > best_total or (total == best_total and index < self._best):
+            self._best = index
 
     def _result(self, reason: str, started: float, final: bool = False) -> PreendgameResult:
         now = time.perf_counter()
@@ -498,7 +532,7 @@ class PreendgameSearch:
                     move, root.status, known / total_weight, (known + left) / total_weight, shown
                 )
             )
-        complete = self._next >= len(self._root)
+        complete = self._pass > 2
         return PreendgameResult(
             candidates, self._best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
             "solved" if complete else reason,
