@@ -449,6 +449,34 @@ class PreendgameSearch:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
 
+    def value_candidate(self, index: int, time_limit: float | None = None) -> PreendgameCandidate:
+        """Value one candidate (its index in the equity order) in every world, even one ruled
+        out, e.g. the move a player made; the best stands (a ruled-out move cannot beat it)."""
+        self._stop = False
+        started = time.perf_counter()
+        self._deadline = None if time_limit is None else started + time_limit
+        root = self._root[index]
+        try:
+            for world in self._root_worlds:
+                if world.opponent not in root.values:
+                    position = (
+                        self._board,
+                        self._mine,
+                        world.opponent,
+                        world.bag,
+                        self._spread,
+                        self._scoreless,
+                    )
+                    root.values[world.opponent] = self._move_value(*position, root.record)
+            root.status = EXACT
+            if self._best is not None and self._pass <= 2:  # still running: it may be the best
+                total, best_total = self._known(index)[0], self._known(self._best)[0]
+                if total > best_total or (total == best_total and index < self._best):
+                    self._best = index
+        except _Interrupted:
+            pass
+        return self._result("running", started, final=True).candidates[index]
+
     def _known(self, index: int) -> tuple[Fraction, int]:
         """A root candidate's weighted outcome over the worlds valued, and the weight left."""
         root = self._root[index]
