@@ -253,13 +253,13 @@ def test_peg_command_prints_the_solver_s_figures(tmp_path: Path) -> None:
 
 
 def test_deferring_costly_worlds_to_a_second_pass_changes_no_figure(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a first-pass budget of one position nearly every world waits for the second pass;
+    """With budgets of one and 300 positions nearly every world waits for a later pass;
     the best, every exact figure and every bound must hold as with the default budget."""
     import gaddag_solver.game.preendgame as preendgame_module
 
     for game in preendgames(2, range(60))[:4]:
         whole = PreendgameSearch(game).run()
-        monkeypatch.setattr(preendgame_module, "WORLD_BUDGET", 1)
+        monkeypatch.setattr(preendgame_module, "WORLD_BUDGETS", (1, 300))
         deferred = PreendgameSearch(game).run()
         monkeypatch.undo()
         assert deferred.complete and deferred.best_index == whole.best_index

@@ -45,7 +45,10 @@ MAX_BAG = 6
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
 PROGRESS_SECONDS = 0.2
-WORLD_BUDGET = 200_000  # endgame positions a world may take in the first pass
+# Endgame positions a world may take in each pass but the last (which has no limit): the cheap
+# worlds of every candidate first, so costly endgames wait until a candidate might be the best.
+WORLD_BUDGETS = (50_000, 400_000, 3_200_000)
+PREENDGAME_TABLE_BYTES = 1 << 26  # 64 MiB: the endgames of a pre-endgame share one table
 _ON_BOARD = 64
 _BLANK = 128
 _HALF = Fraction(1, 2)
@@ -111,8 +114,15 @@ class _Decision:
 @dataclass
 class _Root:
     record: bytes
+    left: int  # the weight of the worlds not yet valued
     values: dict[bytes, Fraction] = field(default_factory=dict)
+    total: Fraction = Fraction(0)  # the weighted outcome over the worlds valued: a lower bound
     status: str = PENDING
+
+    def add(self, world: World, value: Fraction) -> None:
+        self.values[world.opponent] = value
+        self.total += world.weight * value
+        self.left -= world.weight
 
 
 @dataclass(frozen=True)
@@ -190,7 +200,7 @@ class PreendgameSearch:
         game: Game,
         *,
         leaves: Leaves | None = None,
-        table_bytes: int = core.ENDGAME_TABLE_BYTES,
+        table_bytes: int = PREENDGAME_TABLE_BYTES,
         prune: bool = True,
         slice_nodes: int = SLICE_NODES,
     ) -> None:
@@ -236,8 +246,10 @@ class PreendgameSearch:
         self._decisions: dict[tuple[object, ...], _Decision] = {}
         self._leaf: dict[tuple[object, ...], Fraction] = {}
         self._root_worlds = self._split(self._unseen, self._bag)
-        self._root = [_Root(r) for r in self._candidates(self._board, self._mine, self._bag)]
-        self._pass = 1  # the first pass (worlds within WORLD_BUDGET) or the second (the rest)
+        weight = sum(w.weight for w in self._root_worlds)
+        self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
+        self._pass = 1  # passes 1.. use WORLD_BUDGETS, the last values the worlds left over
+        self._floor: tuple[Fraction, int] | None = None  # the highest lower bound, and whose
         self._next = 0  # the root candidate being valued
         self._budget = 0  # positions a world may take in the first pass; 0: no limit
         self._budget_left = 0
@@ -425,20 +437,21 @@ class PreendgameSearch:
         seconds pass or :meth:`stop`; calling it again goes on where it stopped. ``progress`` is
         called with the standing after a candidate, at most every PROGRESS_SECONDS.
 
-        Two passes: the first values each candidate in every world whose value takes at most
-        WORLD_BUDGET endgame positions, the second the worlds left over. A candidate is ruled
-        out as soon as its bounds allow, so a costly endgame is searched only when the
-        candidate might still be the best."""
+        In passes: each values every candidate in the worlds whose value takes at most that
+        pass's WORLD_BUDGETS endgame positions, the last the worlds left over. A candidate is
+        ruled out as soon as its bounds allow (below another's lower bound, or no better than
+        the best), so a costly endgame is searched only while the candidate might be the best."""
         self._stop = False
         started = time.perf_counter()
         self._deadline = None if time_limit is None else started + time_limit
         reason = "solved"
         reported = started
         try:
-            while self._pass <= 2:
+            while self._pass <= len(WORLD_BUDGETS) + 1:
+                budget = WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
                 while self._next < len(self._root):
                     if self._root[self._next].status == PENDING:
-                        self._value_root(self._next, WORLD_BUDGET if self._pass == 1 else 0)
+                        self._value_root(self._next, budget)
                     self._next += 1
                     if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
                         progress(self._result("running", started))
@@ -467,36 +480,34 @@ class PreendgameSearch:
                         self._spread,
                         self._scoreless,
                     )
-                    root.values[world.opponent] = self._move_value(*position, root.record)
+                    self._record(index, world, self._move_value(*position, root.record))
             root.status = EXACT
-            if self._best is not None and self._pass <= 2:  # still running: it may be the best
-                total, best_total = self._known(index)[0], self._known(self._best)[0]
-                if total > best_total or (total == best_total and index < self._best):
+            if self._best is not None and self._pass <= len(WORLD_BUDGETS) + 1:  # it may be the best
+                best_total = self._root[self._best].total
+                if root.total > best_total or (root.total == best_total and index < self._best):
                     self._best = index
         except _Interrupted:
             pass
         return self._result("running", started, final=True).candidates[index]
 
-    def _known(self, index: int) -> tuple[Fraction, int]:
-        """A root candidate's weighted outcome over the worlds valued, and the weight left."""
+    def _record(self, index: int, world: World, value: Fraction) -> None:
+        """A root candidate's value in one world; the highest lower bound kept up to date."""
         root = self._root[index]
-        total, left = Fraction(0), 0
-        for w in self._root_worlds:
-            v = root.values.get(w.opponent)
-            if v is None:
-                left += w.weight
-            else:
-                total += w.weight * v
-        return total, left
+        root.add(world, value)
+        if self._floor is None or root.total > self._floor[0]:
+            self._floor = (root.total, index)
 
     def _ruled_out(self, index: int) -> bool:
         """Whether a candidate cannot become the best: at most the best's outcome, and after it
         in the order when equal (ties go to the first)."""
+        root = self._root[index]
+        high = root.total + root.left
+        if self._floor is not None and self._floor[1] != index and high < self._floor[0]:
+            return True  # another is sure to do better
         if self._best is None or self._best == index:
             return False
-        best_total, _ = self._known(self._best)
-        total, left = self._known(index)
-        return total + left < best_total or (total + left == best_total and index > self._best)
+        best_total = self._root[self._best].total
+        return high < best_total or (high == best_total and index > self._best)
 
     def _value_root(self, index: int, budget: int) -> None:
         """Value a root candidate in the worlds not yet valued (with ``budget``: those that
@@ -513,22 +524,21 @@ class PreendgameSearch:
                 position = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
                 v = self._move_value(*position, root.record)
             except _OverBudget:
-                continue  # valued in the second pass, if the candidate is still in the running
+                continue  # valued in a later pass, if the candidate is still in the running
             finally:
                 self._budget = 0
-            root.values[world.opponent] = v
+            self._record(index, world, v)
         if self._ruled_out(index):
             root.status = RULED_OUT
             return
-        total, left = self._known(index)
-        if left:
+        if root.left:
             return
         root.status = EXACT
         if self._best is None:
             self._best = index
             return
-        best_total, _ = self._known(self._best)
-        if total > best_total or (total == best_total and index < self._best):
+        best_total = self._root[self._best].total
+        if root.total > best_total or (root.total == best_total and index < self._best):
             self._best = index
 
     def _result(self, reason: str, started: float, final: bool = False) -> PreendgameResult:
@@ -547,10 +557,7 @@ class PreendgameSearch:
             self._worlds_shown = [(self._tiles(w.bag), self._tiles(w.opponent)) for w in worlds]
         candidates = []
         for root, move in zip(self._root, self._moves_shown, strict=True):
-            known = sum(
-                (w.weight * root.values[w.opponent] for w in worlds if w.opponent in root.values), Fraction(0)
-            )
-            left = sum(w.weight for w in worlds if w.opponent not in root.values)
+            known, left = root.total, root.left
             shown = [
                 (bag, rack, w.weight, root.values.get(w.opponent))
                 for (bag, rack), w in zip(self._worlds_shown, worlds, strict=True)
@@ -560,7 +567,7 @@ class PreendgameSearch:
                     move, root.status, known / total_weight, (known + left) / total_weight, shown
                 )
             )
-        complete = self._pass > 2
+        complete = self._pass > len(WORLD_BUDGETS) + 1
         return PreendgameResult(
             candidates, self._best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
             "solved" if complete else reason,
