@@ -42,6 +42,7 @@ class Oracle:
         # the scores), and a move's outcome in one world with one bag order
         self.endgames: dict[bytes, int] = {}
         self.plays: dict[tuple[object, ...], Fraction] = {}
+        self.spreads: dict[tuple[object, ...], Fraction] = {}
 
     def candidates(self, game: Game) -> list[bytes]:
         _count, records = game.solver.solve_raw(game.board, game.rack())
@@ -110,6 +111,44 @@ class Oracle:
                 best, best_value = record, v
         self.decisions[key] = best
         return best
+
+    def final_spread(self, board: bytes, mine: list[int], theirs: list[int], bag: list[int], spread: int,
+                     scoreless: int, record: bytes) -> Fraction:  # fmt: skip
+        """The mover's final spread after ``record`` with the bag in this order, both sides then
+        making the model's decisions, the endgames played perfectly."""
+        key = (board, tuple(mine), tuple(theirs), tuple(bag), spread, scoreless, record)
+        if key not in self.spreads:
+            self.spreads[key] = self._final_spread(board, mine, theirs, bag, spread, scoreless, record)
+        return self.spreads[key]
+
+    def _final_spread(self, board: bytes, mine: list[int], theirs: list[int], bag: list[int], spread: int,
+                      scoreless: int, record: bytes) -> Fraction:  # fmt: skip
+        game = self.position(board, (mine, theirs), bag, spread, scoreless)
+        core.game_move(game._state, game._rules, record)
+        if game.over:
+            return Fraction(game.scores[0] - game.scores[1])
+        if game.bag_count == 0:
+            return Fraction(game.scores[0] - game.scores[1] - minimax(game, self.endgames))
+        state = game._state.game
+        after = bytes(state.board[0 : self.rules.rows * self.rules.cols])
+        left = [state.bag[i] for i in range(state.bag_count)]
+        mine_now = [c for c in range(64) for _ in range(state.rack[0][c])]
+        theirs_spread = game.scores[1] - game.scores[0]
+        choice = self.decide(after, sorted(theirs), sorted(mine_now + left), len(left), theirs_spread,
+                             state.scoreless)  # fmt: skip
+        return -self.final_spread(after, theirs, mine_now, left, theirs_spread, state.scoreless, choice)
+
+    def expected_spread(self, board: bytes, mine: list[int], unseen: list[int], bag: int, spread: int,
+                        scoreless: int, record: bytes) -> Fraction:  # fmt: skip
+        total, count = Fraction(0), 0
+        objects = range(len(unseen))
+        for held in itertools.combinations(objects, len(unseen) - bag):
+            theirs = [unseen[i] for i in held]
+            rest = [unseen[i] for i in objects if i not in held]
+            for order in itertools.permutations(rest):
+                total += self.final_spread(board, mine, theirs, list(order), spread, scoreless, record)
+                count += 1
+        return total / count
 
     def expected(self, board: bytes, mine: list[int], unseen: list[int], bag: int, spread: int,
                  scoreless: int, record: bytes) -> Fraction:  # fmt: skip
@@ -270,3 +309,26 @@ def test_deferring_costly_worlds_to_a_second_pass_changes_no_figure(monkeypatch:
             assert b.win_high <= best or b.status == EXACT
             if a.status == EXACT:
                 assert b.win_low <= a.win <= b.win_high
+
+
+def test_the_expected_spread_follows_the_model_s_own_decisions() -> None:
+    """The oracle plays the model's decisions (its own, by the chance of winning) to the end in
+    every world and bag order, with exact endgames, and averages the final spread."""
+    for bag, count in ((1, 3), (2, 1)):
+        for game in preendgames(bag, range(60))[:count]:
+            search = PreendgameSearch(game)
+            result = search.run()
+            best = result.best_index
+            assert best is not None
+            spread = search.expected_spread(best)
+            oracle = Oracle(game)
+            mover = game.to_move
+            board = core.game_board(game._state, game.rules.rows * game.rules.cols)
+            mine = codes(core.game_rack(game._state, mover))
+            unseen = sorted(codes(bytes(core.game_unseen(game._state, mover))))
+            start = game.scores[mover] - game.scores[1 - mover]
+            expected = oracle.expected_spread(board, mine, unseen, bag, start, game.scoreless_turns,
+                                              search._root[best].record)  # fmt: skip
+            assert spread == expected, (bag, float(spread), float(expected))
+    ruled = next(i for i, c in enumerate(result.candidates) if c.status != EXACT)
+    assert search.expected_spread(ruled) is None

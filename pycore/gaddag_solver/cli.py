@@ -1342,10 +1342,17 @@ def cmd_peg(args: argparse.Namespace) -> int:
         print("\ninterrupted: the standing so far", file=sys.stderr)
     except PreendgameError as exc:
         return _error(str(exc))
+    spread = None
+    if result.best_index is not None and not args.no_spread:
+        left = None if args.time is None else max(1.0, args.time - result.elapsed)
+        try:
+            spread = search.expected_spread(result.best_index, time_limit=left)
+        except KeyboardInterrupt:
+            spread = None
     if show:
         sys.stderr.write("\n")
     if args.format == "json":
-        print(_dumps(result.to_dict()))
+        print(_dumps({**result.to_dict(), "best_expected_spread": None if spread is None else float(spread)}))
         return 0
     shown = [c for c in result.candidates if c.status == EXACT] if not args.all else result.candidates
     shown = shown[: args.top] if args.top else shown
@@ -1359,7 +1366,8 @@ def cmd_peg(args: argparse.Namespace) -> int:
     _print_columns(headers, rows)
     if result.best_index is not None:
         verdict = "exact" if result.complete else "the best so far (not every candidate valued)"
-        print(f"best: {result.best.move}, wins {_percent(result.best.win)}% ({verdict})")
+        average = "" if spread is None else f", expected final spread {float(spread):+.1f}"
+        print(f"best: {result.best.move}, wins {_percent(result.best.win)}% ({verdict}){average}")
     ruled = sum(1 for c in result.candidates if c.status == "ruled out")
     print(
         f"{result.bag} in the bag, {result.worlds} racks the opponent may hold; {len(result.candidates)} "
@@ -1445,6 +1453,9 @@ def _add_lookahead_parsers(sub: Any) -> None:
     p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long (the standing then)")
     p.add_argument("--top", type=int, default=10, help="candidates shown (default 10; 0: all)")
     p.add_argument("--all", action="store_true", help="show ruled-out candidates too, with their bounds")
+    p.add_argument(
+        "--no-spread", action="store_true", help="skip the best move's expected final spread (exact endgames)"
+    )
     p.set_defaults(run=cmd_peg)
 
 

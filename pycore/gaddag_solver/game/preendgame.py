@@ -245,6 +245,7 @@ class PreendgameSearch:
         self._worlds: dict[tuple[bytes, int], list[World]] = {}
         self._decisions: dict[tuple[object, ...], _Decision] = {}
         self._leaf: dict[tuple[object, ...], Fraction] = {}
+        self._exact: dict[tuple[object, ...], int] = {}  # endgames' exact values, for the spread
         self._root_worlds = self._split(self._unseen, self._bag)
         weight = sum(w.weight for w in self._root_worlds)
         self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
@@ -423,6 +424,73 @@ class PreendgameSearch:
             raise _Interrupted
 
     # ---- the root ----------------------------------------------------------------------------------
+
+    # ---- the expected spread ---------------------------------------------------------------------
+
+    def expected_spread(self, index: int, time_limit: float | None = None) -> Fraction | None:
+        """The expected final spread (points, for the player to move) of a root candidate valued
+        in every world, both sides then playing as the model decides (by the chance of winning);
+        the endgames are valued exactly (full searches, far costlier than the win tests). None
+        when the candidate is not exact yet or the time runs out."""
+        root = self._root[index]
+        if root.status != EXACT:
+            return None
+        self._stop = False
+        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        total, weight = Fraction(0), 0
+        try:
+            for world in self._root_worlds:
+                here = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+                total += world.weight * self._move_spread(*here, root.record)
+                weight += world.weight
+        except _Interrupted:
+            return None
+        return total / weight
+
+    def _move_spread(
+        self, board: bytes, mine: bytes, theirs: bytes, bag: bytes, spread: int, scoreless: int, record: bytes
+    ) -> Fraction:
+        """:meth:`_move_value`'s line, valued by the final spread instead of the outcome."""
+        after, kept, score, placed = self._place(board, mine, record)
+        spread += score
+        scoreless = scoreless + 1 if score == 0 else 0
+        in_bag = sum(bag)
+        drawing = min(placed, in_bag)
+        ways = comb(in_bag, drawing)
+        value = Fraction(0)
+        for drawn, w in sub_multisets(bag, drawing):
+            rack, left = _add(kept, drawn), _sub(bag, drawn)
+            if scoreless >= self.rules.scoreless_turns:
+                final = spread - self._rack_value(rack) + self._rack_value(theirs)
+            elif not any(left):
+                final = spread - self._endgame_value(after, theirs, rack, scoreless)
+            else:
+                decision = self._decide(after, theirs, _add(rack, left), in_bag - drawing, -spread, scoreless)
+                final = -self._move_spread(after, theirs, rack, left, -spread, scoreless, decision.record)
+            value += Fraction(w, ways) * final
+        return value
+
+    def _endgame_value(self, board: bytes, mine: bytes, theirs: bytes, scoreless: int) -> int:
+        """The exact endgame value (the spread the player to move gains to the end)."""
+        key = (board, mine, theirs, scoreless)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        state = self._leaf_state
+        core.game_from_position(state, self._rules, board, (mine, theirs), (0, 0), 0, 0)
+        state.game.scoreless = scoreless
+        if self._eg_state is None:
+            self._eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=self._table_bytes)
+        else:
+            core.endgame_restart(self._eg_state, state)
+        while True:
+            self._check_clock()
+            result = core.endgame_search(self._eg_state, ENDGAME_DEPTH, self._slice_nodes)
+            self.nodes += result.nodes
+            if not result.stopped:
+                break
+        self._exact[key] = result.value
+        return result.value
 
     def stop(self) -> None:
         """Ask a running search to stop soon (within an endgame slice); its work so far stands."""
