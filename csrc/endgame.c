@@ -127,10 +127,9 @@ static int set_position(gd_endgame_state *es, const gd_game *position, gd_error 
     for (uint32_t p = 0; p < 2; p++)
         for (uint32_t c = 0; c <= rules->alphabet_size; c++) es->hash ^= rack_key(p, c, es->rack[p][c]);
     if (es->to_move) es->hash ^= SIDE_KEY;
-    int rc = gd_prepare(es->lex, rules, es->board, &es->workspace[0], err);
-    if (rc) return rc;
-    for (uint32_t i = 1; i <= GD_ENDGAME_MAX_PLY; i++) es->workspace[i] = es->workspace[0];
-    return GD_OK;
+    /* the deeper levels are rebuilt from their parent's before use (pending is set for every
+     * play that reaches one), so only the first is prepared here */
+    return gd_prepare(es->lex, rules, es->board, &es->workspace[0], err);
 }
 
 int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
@@ -158,6 +157,8 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
     memset(table, 0, power * sizeof(eg_entry));
     rc = set_position(es, position, err);
     if (rc) return rc;
+    /* every level's fields that no play changes, set once for the lexicon and rules */
+    for (uint32_t i = 1; i <= GD_ENDGAME_MAX_PLY; i++) es->workspace[i] = es->workspace[0];
     es->magic = ENDGAME_MAGIC;
     return GD_OK;
 }
