@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 import gaddag_solver
+from graphs import cycles
 
 PACKAGE = Path(gaddag_solver.__file__).parent
 NAME = "gaddag_solver"
@@ -54,38 +55,6 @@ def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
 def import_graph() -> dict[str, set[str]]:
     files = module_files()
     return {name: imports_of(name, path, set(files)) for name, path in files.items()}
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The graph's strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for target in sorted(graph[node]):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
 
 
 def test_the_graph_sees_the_imports_it_should() -> None:
