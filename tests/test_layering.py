@@ -17,8 +17,18 @@ from graphs import cycles
 
 PACKAGE = Path(gaddag_solver.__file__).parent
 NAME = "gaddag_solver"
-ENTRY_POINTS = {NAME, f"{NAME}.__main__", f"{NAME}.cli", f"{NAME}.web_api"}  # the top layer
+INTERFACES = (f"{NAME}.cli", f"{NAME}.web_api")  # the top layer: packages of one module a command
 GAME = f"{NAME}.game"
+CORE_API = f"{NAME}._core_api"
+
+
+def interface_of(name: str) -> str | None:
+    """The interface package (the CLI, the page's API) that module `name` belongs to, if any."""
+    return next((i for i in INTERFACES if name == i or name.startswith(i + ".")), None)
+
+
+def is_entry_point(name: str) -> bool:
+    return name in (NAME, f"{NAME}.__main__") or interface_of(name) is not None
 
 
 def module_files() -> dict[str, Path]:
@@ -62,8 +72,11 @@ def test_the_graph_sees_the_imports_it_should() -> None:
     assert len(graph) > 30 and f"{GAME}.play" in graph
     # relative imports at one and two levels, and a submodule imported from its package
     assert f"{NAME}.board" in graph[f"{NAME}.formats.cgp"]  # from ..board import Board, ...
-    assert f"{NAME}._core_api" in graph[f"{NAME}.solver"]  # from . import _core_api as core
+    assert CORE_API in graph[f"{NAME}.solver"]  # from . import _core_api as core
     assert f"{GAME}.play" in graph[f"{NAME}.web_api"]
+    # a package's modules importing each other (from . import solve; from ._common import ...)
+    assert f"{NAME}.cli.solve" in graph[f"{NAME}.cli"]
+    assert f"{NAME}.cli._common" in graph[f"{NAME}.cli.solve"]
     # and the package's __init__ is not taken for its submodules
     assert NAME not in graph[f"{NAME}.solver"]
 
@@ -82,9 +95,16 @@ def test_imports_point_down() -> None:
     upward = []
     for name, targets in graph.items():
         for target in targets:
-            if target in ENTRY_POINTS and name != f"{NAME}.__main__":
-                upward.append((name, target))  # only `python -m` runs the CLI
+            if is_entry_point(target) and name != f"{NAME}.__main__":
+                # only `python -m` runs the CLI; an interface's modules import only each other
+                if interface_of(target) is None or interface_of(target) != interface_of(name):
+                    upward.append((name, target))
             in_game = name == GAME or name.startswith(GAME + ".")
-            if target.startswith(GAME) and not in_game and name not in ENTRY_POINTS:
+            if target.startswith(GAME) and not in_game and not is_entry_point(name):
                 upward.append((name, target))  # the solver and formats know nothing of games
     assert upward == []
+
+
+def test_the_checks_see_upward_imports() -> None:
+    assert interface_of(f"{NAME}.cli.solve") == f"{NAME}.cli" and interface_of(f"{NAME}.solver") is None
+    assert is_entry_point(f"{NAME}.web_api") and not is_entry_point(f"{NAME}.web")
