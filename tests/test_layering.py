@@ -77,6 +77,7 @@ def test_the_graph_sees_the_imports_it_should() -> None:
     # a package's modules importing each other (from . import solve; from ._common import ...)
     assert f"{NAME}.cli.solve" in graph[f"{NAME}.cli"]
     assert f"{NAME}.cli._common" in graph[f"{NAME}.cli.solve"]
+    assert f"{CORE_API}.lexicon" in graph[f"{CORE_API}.movegen"]
     # and the package's __init__ is not taken for its submodules
     assert NAME not in graph[f"{NAME}.solver"]
 
@@ -108,3 +109,28 @@ def test_imports_point_down() -> None:
 def test_the_checks_see_upward_imports() -> None:
     assert interface_of(f"{NAME}.cli.solve") == f"{NAME}.cli" and interface_of(f"{NAME}.solver") is None
     assert is_entry_point(f"{NAME}.web_api.moves") and not is_entry_point(f"{NAME}.web")
+
+
+def test_the_core_api_package_has_every_name_of_its_modules() -> None:
+    """``from gaddag_solver import _core_api as core; core.X`` reaches every X its modules define
+    (the package's __init__ imports each by name)."""
+    import importlib
+
+    package = importlib.import_module(CORE_API)
+    missing = []
+    for name, path in module_files().items():
+        if not name.startswith(CORE_API + "."):
+            continue
+        module = importlib.import_module(name)
+        for node in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined = [node.name]
+            elif isinstance(node, ast.Assign):
+                defined = [target.id for target in node.targets if isinstance(target, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                defined = [node.target.id]
+            else:
+                continue
+            missing += [f"{name}.{x}" for x in defined if getattr(package, x, None) is not getattr(module, x)]
+    assert missing == []
+    assert package.lib is importlib.import_module(f"{NAME}._binding").lib

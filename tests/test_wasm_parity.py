@@ -128,5 +128,6 @@ def test_wheel_holds_wasm_and_no_native_code(wheel: Path) -> None:
         binaries = {name: archive.read(name)[:4] for name in names if name.endswith(".so")}
     assert binaries == {"gaddag_solver/libgaddag_core.so": b"\0asm"}, binaries
     assert not any(name.endswith((".pyc", "_ffi_build.py")) for name in names)
-    for module in ("lexicon.py", "solver.py", "_core_api.py", "_ctypes_ffi.py", "rules/english.json"):
+    modules = ("lexicon.py", "solver.py", "_core_api/__init__.py", "_core_api/movegen.py", "_ctypes_ffi.py")
+    for module in (*modules, "web_api/__init__.py", "web_api/moves.py", "rules/english.json"):
         assert f"gaddag_solver/{module}" in names
