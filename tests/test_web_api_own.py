@@ -58,7 +58,7 @@ def cli_build(tmp_path: Path, name: str, data: bytes, file_name: str, rules: str
     ("file_name", "data"),
     [
         ("words.txt", "\n".join(WORDS).encode()),
-        ("words.txt.gz", gzip.compress("\r\n".join(w.lower() for w in WORDS).encode())),
+        ("words.txt.gz", gzip.compress("\r\n".join(w.lower() for w in WORDS).encode(), mtime=0)),
         ("words.json", json.dumps(WORDS + ["naïve", "X" * 16]).encode()),
     ],
 )

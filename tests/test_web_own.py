@@ -36,7 +36,7 @@ ENGLISH = Rules.load("english")
 # The list as a player might have it: lower case, a word with a letter outside A-Z, one longer
 # than the board, a blank line, CRLF line ends; gzipped.
 WORD_FILE = gzip.compress(
-    ("\r\n".join([w.lower() for w in WORDS] + ["café", "", "A" * 16]) + "\r\n").encode("utf-8")
+    ("\r\n".join([w.lower() for w in WORDS] + ["café", "", "A" * 16]) + "\r\n").encode("utf-8"), mtime=0
 )
 
 
