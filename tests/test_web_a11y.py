@@ -30,9 +30,6 @@ from playwright.sync_api import expect
 from test_web_e2e import DEFAULT_LEAVES, ENGLISH, Page, examples, native_moves, open_position
 
 pytestmark = test_web_e2e.pytestmark
-site = test_web_e2e.site
-server = test_web_e2e.server
-browser = test_web_e2e.browser
 native = test_web_e2e.native
 
 AXE = Path(test_web_e2e.ROOT) / "node_modules" / "axe-core" / "axe.min.js"

@@ -35,7 +35,8 @@ else:
         "playwright.sync_api", reason="pip install playwright (the test extra)"
     )
 
-from chromium import CHROMIUM, launch  # noqa: E402
+from build_lock import build_lock  # noqa: E402
+from chromium import CHROMIUM  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.formats.leaves import Leaves  # noqa: E402
@@ -77,28 +78,12 @@ def build_site(out: Path, lexicon_dirs: list[Path] | None = None) -> Path:
         import build_site as script
     finally:
         sys.path.pop(0)
-    return script.build(out, lexicon_dirs=lexicon_dirs)
+    with build_lock():
+        return script.build(out, lexicon_dirs=lexicon_dirs)
 
 
-@pytest.fixture(scope="module")
-def site() -> Path:
-    return build_site(SITE)
-
-
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    with static_server(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        browser = launch(p)
-        try:
-            yield browser
-        finally:
-            browser.close()
+# The site, its static server and the browser are tests/conftest.py's fixtures (site, server,
+# browser): made once per pytest-xdist worker, for every module of the page's tests.
 
 
 class Page:
