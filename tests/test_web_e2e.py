@@ -195,7 +195,10 @@ class Page:
         return self.page.evaluate("window.gaddag.lastSolve")
 
     def shown(self, limit: int | None = None) -> list[tuple[str, str, int, str, str]]:
-        moves = self.page.evaluate(f"window.gaddag.shownMoves({limit if limit is not None else 'Infinity'})")
+        # as JSON text: Playwright hands tens of thousands of objects over one by one, 30 s for a
+        # two-blank rack's list on a loaded machine, where one string takes a fraction of a second
+        shown = f"window.gaddag.shownMoves({limit if limit is not None else 'Infinity'})"
+        moves = json.loads(self.page.evaluate(f"JSON.stringify({shown})"))
         return [(m["coord"], m["word"], m["score"], m["tiles_used"], m["leave"]) for m in moves]
 
     def visible_rows(self) -> list[list[str]]:
