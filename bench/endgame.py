@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -89,6 +90,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
+    load_at_start = os.getloadavg()[0]
     rules = Rules.load("english")
     lexicon = Lexicon.load(resolve_lexicon(args.lexicon), rules)
     leaves = Leaves.load(args.lexicon, rules)
@@ -112,17 +114,21 @@ def main() -> int:
         print(f"  seed {seed}: racks {sizes[0]}+{sizes[1]}, {seconds:.2f} s, {result.nodes:,} positions, "
               f"{'solved' if result.complete else 'not solved'}{counted}", file=sys.stderr)  # fmt: skip
     lexicon_used = "the whole lexicon" if args.no_prune else "the endgame's own words"
+    print(f"load average {load_at_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     print(f"endgames from {args.games} self-play games ({args.lexicon}, searched with {lexicon_used}), "
           "solved completely, one core")  # fmt: skip
-    print("| tiles on both racks | endgames | median s | worst s | median positions | unsolved in limit |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| tiles on both racks | endgames | median s | 90th percentile s | worst s | median positions "
+          "| over 10 s | unsolved in limit |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for tiles in sorted(rows):
         found = rows[tiles]
-        times = [s for s, _n, _c in found]
+        times = sorted(s for s, _n, _c in found)
         nodes = [n for _s, n, _c in found]
         unsolved = sum(1 for _s, _n, c in found if not c)
-        print(f"| {tiles} | {len(found)} | {statistics.median(times):.2f} | {max(times):.2f} | "
-              f"{statistics.median(nodes):,.0f} | {unsolved} |")  # fmt: skip
+        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        slow = sum(1 for s in times if s > 10)
+        print(f"| {tiles} | {len(found)} | {statistics.median(times):.2f} | {p90:.2f} | {max(times):.2f} | "
+              f"{statistics.median(nodes):,.0f} | {slow} | {unsolved} |")  # fmt: skip
     if seven:
         low, high = median_interval(sorted(seven))
         print(f"7 vs 7: {len(seven)} endgames, median {statistics.median(seven):.2f} s, "

@@ -51,6 +51,13 @@ typedef struct gd_endgame_state {
     uint8_t board[GD_MAX_SQUARES];
     uint8_t rack[2][64];
     gd_error error;
+    /* per ply, the last two moves that cut there (in any position): tried before a position's
+     * moves are generated, as siblings are often refuted by the same reply */
+    gd_move killer[GD_ENDGAME_MAX_PLY + 1][2];
+    gd_endgame_stats stats;
+    /* the first moves searched (gd_endgame_root_moves): only these, or all but these */
+    uint32_t root_count, root_exclude;
+    gd_move root_moves[GD_ENDGAME_MAX_ROOT_MOVES];
     uint32_t pv_length[GD_ENDGAME_MAX_PLY + 1];
     gd_move pv[GD_ENDGAME_MAX_PLY + 1][GD_ENDGAME_MAX_PLY];
     /* the cross-sets of each ply's board; a ply's are brought up to date only when it needs them
@@ -87,6 +94,48 @@ static uint32_t tiles_of(const uint8_t *rack, uint32_t n)
     return t;
 }
 
+/* Check that `position` can be searched with these rules. */
+static int check_position(const gd_rules *rules, const gd_game *position, gd_error *err)
+{
+    if (position->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
+    if (position->over) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game is over");
+    if (position->bag_count)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                            "an endgame needs an empty bag: %u tiles are in it (simulate instead)",
+                            position->bag_count);
+    if (position->squares != rules->rows * rules->cols)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game was made for another board size");
+    for (uint32_t p = 0; p < 2; p++)
+        if (tiles_of(position->rack[p], rules->alphabet_size) == 0)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "player %u has no tiles: the game is over", p + 1);
+    return GD_OK;
+}
+
+/* Set the state to `position` (checked), its hash and the cross-sets of its board; the table,
+ * the lexicon and the rules stay. */
+static int set_position(gd_endgame_state *es, const gd_game *position, gd_error *err)
+{
+    const gd_rules *rules = es->rules;
+    memset(es->pending, 0, sizeof es->pending);
+    memset(es->killer, 0, sizeof es->killer);
+    es->root_count = 0;
+    es->root_exclude = 1;
+    es->hash = 0;
+    memcpy(es->board, position->board, sizeof es->board);
+    memcpy(es->rack, position->rack, sizeof es->rack);
+    es->to_move = position->to_move;
+    es->scoreless = position->scoreless;
+    const uint32_t squares = rules->rows * rules->cols;
+    for (uint32_t s = 0; s < squares; s++)
+        if (es->board[s]) es->hash ^= square_key(s, es->board[s]);
+    for (uint32_t p = 0; p < 2; p++)
+        for (uint32_t c = 0; c <= rules->alphabet_size; c++) es->hash ^= rack_key(p, c, es->rack[p][c]);
+    if (es->to_move) es->hash ^= SIDE_KEY;
+    /* the deeper levels are rebuilt from their parent's before use (pending is set for every
+     * play that reaches one), so only the first is prepared here */
+    return gd_prepare(es->lex, rules, es->board, &es->workspace[0], err);
+}
+
 int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
                      const gd_game *position, void *table, size_t table_size, gd_error *err)
 {
@@ -99,19 +148,10 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
     if (entries < 1024) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a table of %zu bytes is too small", table_size);
     uint64_t power = 1024;
     while (power * 2 <= entries) power *= 2;
-    if (position->magic != GD_GAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a game (bad magic)");
-    if (position->over) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game is over");
-    if (position->bag_count)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0,
-                            "an endgame needs an empty bag: %u tiles are in it (simulate instead)",
-                            position->bag_count);
-    if (position->squares != rules->rows * rules->cols)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the game was made for another board size");
     int rc = gd_check_rules(rules, err);
     if (rc) return rc;
-    for (uint32_t p = 0; p < 2; p++)
-        if (tiles_of(position->rack[p], rules->alphabet_size) == 0)
-            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "player %u has no tiles: the game is over", p + 1);
+    rc = check_position(rules, position, err);
+    if (rc) return rc;
     memset(es, 0, offsetof(gd_endgame_state, workspace)); /* no workspace pending */
     es->move_capacity = (uint32_t)((state_size - sizeof *es) / sizeof(gd_move));
     es->lex = lex;
@@ -119,19 +159,24 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
     es->table = table;
     es->table_mask = power - 1;
     memset(table, 0, power * sizeof(eg_entry));
-    memcpy(es->board, position->board, sizeof es->board);
-    memcpy(es->rack, position->rack, sizeof es->rack);
-    es->to_move = position->to_move;
-    es->scoreless = position->scoreless;
-    const uint32_t squares = rules->rows * rules->cols;
-    for (uint32_t s = 0; s < squares; s++)
-        if (es->board[s]) es->hash ^= square_key(s, es->board[s]);
-    for (uint32_t p = 0; p < 2; p++)
-        for (uint32_t c = 0; c <= rules->alphabet_size; c++) es->hash ^= rack_key(p, c, es->rack[p][c]);
-    if (es->to_move) es->hash ^= SIDE_KEY;
-    rc = gd_prepare(lex, rules, es->board, &es->workspace[0], err);
+    rc = set_position(es, position, err);
     if (rc) return rc;
+    /* every level's fields that no play changes, set once for the lexicon and rules */
     for (uint32_t i = 1; i <= GD_ENDGAME_MAX_PLY; i++) es->workspace[i] = es->workspace[0];
+    es->magic = ENDGAME_MAGIC;
+    return GD_OK;
+}
+
+int gd_endgame_restart(void *state, const gd_game *position, gd_error *err)
+{
+    gd_endgame_state *es = state;
+    if (!es || !position) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (es->magic != ENDGAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started endgame");
+    int rc = check_position(es->rules, position, err);
+    if (rc) return rc;
+    es->magic = 0; /* until the new position is set */
+    rc = set_position(es, position, err);
+    if (rc) return rc;
     es->magic = ENDGAME_MAGIC;
     return GD_OK;
 }
@@ -442,6 +487,121 @@ static void pick_best(gd_move *moves, size_t from, size_t count)
     }
 }
 
+/*
+ * Move m, as it would be played in this position by the player to move p: its squares as they
+ * were (on-board letters still there, the others empty, nothing just before or after the word),
+ * its tiles on p's rack, each new tile's cross-word a word (the workspace's cross-sets), and the
+ * play connected to the tiles on the board. The main word is m's own, a word of the lexicon. The
+ * score is worked out again from the workspace, since cross-words may have grown. A one-tile play
+ * is recorded as the one-tile lister records it. 0 when m cannot be played here.
+ */
+static int play_here(const gd_endgame_state *es, const gd_workspace *ws, const gd_move *m, uint32_t p, gd_move *out)
+{
+    if (m->kind == GD_PASS) {
+        *out = *m;
+        return 1;
+    }
+    if (m->kind != GD_PLAY || m->length < 1) return 0;
+    const gd_rules *rules = es->rules;
+    const uint32_t cols = rules->cols, d = m->direction;
+    const uint32_t step = d == GD_ACROSS ? 1 : cols, limit = d == GD_ACROSS ? cols : rules->rows;
+    const uint32_t first = m->row * cols + m->col, start = d == GD_ACROSS ? m->col : m->row;
+    if (start + m->length > limit) return 0;
+    if (start > 0 && es->board[first - step]) return 0;
+    if (start + m->length < limit && es->board[first + m->length * step]) return 0;
+    uint8_t need[64] = {0};
+    int32_t main_sum = 0, word_multiplier = 1, cross = 0;
+    uint32_t placed = 0, single = 0;
+    uint8_t single_code = 0;
+    int connected = 0;
+    for (uint32_t k = 0; k < m->length; k++) {
+        const uint32_t s = first + k * step;
+        const uint8_t code = m->word[k];
+        if (code & GD_ON_BOARD_FLAG) {
+            if (es->board[s] != (uint8_t)(code & ~GD_ON_BOARD_FLAG)) return 0;
+            main_sum += gd_tile_value(rules, es->board[s]);
+            connected = 1;
+            continue;
+        }
+        if (es->board[s]) return 0;
+        const uint32_t c = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
+        if (++need[c] > es->rack[p][c]) return 0;
+        if (!((ws->cross_set[d][s] >> (code & 63u)) & 1u)) return 0;
+        const int32_t v = gd_tile_value(rules, code) * rules->letter_multiplier[s];
+        main_sum += v;
+        word_multiplier *= rules->word_multiplier[s];
+        if (ws->has_cross[d][s]) {
+            cross += (ws->cross_score[d][s] + v) * rules->word_multiplier[s];
+            connected = 1;
+        }
+        placed++;
+        single = s;
+        single_code = code;
+    }
+    if (!connected || placed == 0) return 0;
+    if (placed == 1) {
+        /* the one-tile lister's record of that tile on that square (across when it forms an across
+         * word), which it lists when the letter fits both ways */
+        const uint64_t fits_both = ws->cross_set[GD_ACROSS][single] & ws->cross_set[GD_DOWN][single];
+        if (!((fits_both >> (single_code & 63u)) & 1u)) return 0;
+        one_tile_play(es, ws, single, single_code, out);
+        return 1;
+    }
+    *out = *m;
+    out->score = main_sum * word_multiplier + cross + (placed == rules->rack_size ? rules->bingo_bonus : 0);
+    out->equity = 100 * out->score;
+    out->tiles_placed = (uint8_t)placed;
+    return 1;
+}
+
+/* The first square a play puts a tile on, and how far apart its tiles are (0 for one tile). */
+static void placement(const gd_move *m, uint32_t cols, uint32_t *first, uint32_t *step)
+{
+    const uint32_t stride = m->direction == GD_ACROSS ? 1 : cols;
+    uint32_t s = m->row * cols + m->col, found = 0;
+    *first = 0;
+    *step = 0;
+    for (unsigned k = 0; k < m->length; k++, s += stride) {
+        if (m->word[k] & GD_ON_BOARD_FLAG) continue;
+        if (found++ == 0) *first = s;
+        else *step = stride;
+    }
+}
+
+/* Whether two moves put the same tiles on the same squares: a play of one tile may be listed
+ * across by one generator and down by another. */
+static int same_placement(const gd_endgame_state *es, const gd_move *a, const gd_move *b)
+{
+    if (a->kind != b->kind || a->kind != GD_PLAY) return a->kind == b->kind;
+    if (a->tiles_placed != b->tiles_placed) return 0;
+    if (a->tiles_placed != 1) return same_move(a, b);
+    uint32_t fa, sa, fb, sb;
+    placement(a, es->rules->cols, &fa, &sa);
+    placement(b, es->rules->cols, &fb, &sb);
+    uint8_t ta = 0, tb = 0;
+    for (unsigned k = 0; k < a->length; k++)
+        if (!(a->word[k] & GD_ON_BOARD_FLAG)) ta = a->word[k];
+    for (unsigned k = 0; k < b->length; k++)
+        if (!(b->word[k] & GD_ON_BOARD_FLAG)) tb = b->word[k];
+    return fa == fb && ta == tb;
+}
+
+/* Whether the root may try m (gd_endgame_root_moves). */
+static int root_allows(const gd_endgame_state *es, const gd_move *m)
+{
+    int listed = 0;
+    for (uint32_t i = 0; i < es->root_count && !listed; i++) listed = same_placement(es, m, &es->root_moves[i]);
+    return es->root_exclude ? !listed : listed;
+}
+
+/* Remember m as a move that cut at this ply. */
+static void add_killer(gd_endgame_state *es, uint32_t ply, const gd_move *m)
+{
+    if (same_move(m, &es->killer[ply][0])) return;
+    es->killer[ply][1] = es->killer[ply][0];
+    es->killer[ply][0] = *m;
+}
+
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
                       size_t base, int *exact)
 {
@@ -455,6 +615,8 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     const uint32_t p = es->to_move;
     const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
     const uint64_t nodes_before = es->nodes;
+    /* at a root whose moves are restricted, the table's result (for every move) does not hold */
+    const int restricted = ply == 0 && (es->root_count > 0 || !es->root_exclude);
     const eg_entry *entry = probe(es, key);
     gd_move hint;
     int hinted = 0;
@@ -467,7 +629,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                 return entry->value;
             }
         }
-        if (entry->has_move) {
+        if (entry->has_move && (!restricted || root_allows(es, &entry->move))) {
             hint = entry->move;
             hinted = 1;
         }
@@ -478,6 +640,9 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     gd_move best_move;
     memset(&best_move, 0, sizeof best_move);
     int all_exact = 1, cut = 0, horizon_best = 0;
+    /* the moves tried before the position's moves are listed: the table's, then the killers */
+    gd_move tried[3];
+    uint32_t tried_count = 0;
 
     /* the remembered best move first: when it cuts, the position's moves are never generated */
     if (hinted) {
@@ -490,14 +655,47 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         set_pv(es, ply, &hint, searched);
         if (v > alpha) alpha = v;
         cut = alpha >= beta;
+        tried[tried_count++] = hint;
+        if (cut) es->stats.hint_cuts++;
     }
 
-    if (!cut && held >= 2 && (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) &&
+    /* then the moves that cut at this ply elsewhere, when they can be played here */
+    for (int k = 0; k < 2 && !cut; k++) {
+        const gd_move *killer = &es->killer[ply][k];
+        if (killer->length == 0 && killer->kind != GD_PASS) continue; /* none yet */
+        if (hinted && same_move(killer, &hint)) continue;
+        if (!workspace_ready(es, wsi)) return 0;
+        gd_move m;
+        if (!play_here(es, &es->workspace[wsi], killer, p, &m)) continue;
+        /* only a killer that goes out: trying any other first cost up to ten times the positions */
+        if (!(m.kind == GD_PLAY && m.tiles_placed == held)) continue;
+        if (restricted && !root_allows(es, &m)) continue;
+        int duplicate = 0;
+        for (uint32_t i = 0; i < tried_count; i++) duplicate |= same_move(&m, &tried[i]);
+        if (duplicate) continue;
+        es->stats.killer_tries++;
+        int child_exact, searched;
+        int32_t v = try_move(es, &m, ply, depth, alpha, beta, wsi, base, held, &child_exact, &searched);
+        if (es->aborted || es->failed) return 0;
+        if (!child_exact) all_exact = 0;
+        tried[tried_count++] = m;
+        if (v > best) {
+            best = v;
+            best_move = m;
+            set_pv(es, ply, &m, searched);
+            if (v > alpha) alpha = v;
+            cut = alpha >= beta;
+            if (cut) es->stats.killer_cuts++;
+        }
+    }
+
+    if (!cut && !restricted && held >= 2 && (depth <= 1 || ply + 1 >= GD_ENDGAME_MAX_PLY) &&
         es->scoreless + 1 < rules->scoreless_turns) {
         /* at the horizon every move is valued at once (by going out, or by the guess), so only the
          * best one counts: the generator finds it without listing the others (a play that scores
          * nothing cannot end the game here, so none is valued otherwise) */
         if (!workspace_ready(es, wsi)) return 0;
+        es->stats.horizon_generations++;
         /* a play that goes out first, if there is one: when it cuts, its value is exact (as when
          * every move was tried, going out first); if not, the best move by the guess */
         gd_move m;
@@ -535,6 +733,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             return 0;
         }
         if (!workspace_ready(es, wsi)) return 0;
+        es->stats.generations++;
         int rc = held == 1 ? one_tile_plays(es, &es->workspace[wsi], es->rack[p], moves, room - 1, &count)
                            : gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room - 1,
                                          &count, &es->error);
@@ -573,7 +772,10 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             else if (i == EAGER_PICKS)
                 gd_sort_moves(moves + i, count - i, 1);
             const gd_move *m = &moves[i];
-            if (hinted && same_move(m, &hint)) continue;
+            int duplicate = 0;
+            for (uint32_t t = 0; t < tried_count; t++) duplicate |= same_move(m, &tried[t]);
+            if (duplicate) continue;
+            if (restricted && !root_allows(es, m)) continue;
             int child_exact, searched;
             int32_t v;
             if (best == -INFINITE_VALUE || beta - alpha <= 1) {
@@ -592,10 +794,21 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                 best_move = *m;
                 set_pv(es, ply, m, searched);
                 if (v > alpha) alpha = v;
-                if (alpha >= beta) break;
+                if (alpha >= beta) {
+                    cut = 1;
+                    break;
+                }
             }
         }
     }
+    if (best == -INFINITE_VALUE) {
+        /* only at a restricted root: no move it may try */
+        es->failed = gd_set_error(&es->error, GD_ERR_EMPTY, 0, "no first move is left to search");
+        return 0;
+    }
+    if (best >= beta) add_killer(es, ply, &best_move);
+    *exact = all_exact;
+    if (restricted) return best;
     const uint8_t work = log2_work(es->nodes - nodes_before);
     eg_entry *slot = slot_for(es, key, work);
     slot->key = key;
@@ -605,7 +818,6 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     slot->work = work;
     slot->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
     slot->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
-    *exact = all_exact;
     return best;
 }
 
@@ -672,20 +884,47 @@ static void extend_line(gd_endgame_state *es, gd_endgame_result *out)
     }
 }
 
-int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err)
+int gd_endgame_root_moves(void *state, const gd_move *moves, uint32_t count, uint32_t exclude, gd_error *err)
+{
+    gd_endgame_state *es = state;
+    if (!es || (count && !moves)) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (es->magic != ENDGAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started endgame");
+    if (count > GD_ENDGAME_MAX_ROOT_MOVES)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "%u first moves: at most %d", count, GD_ENDGAME_MAX_ROOT_MOVES);
+    if (!count && !exclude) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "no first move to search");
+    for (uint32_t i = 0; i < count; i++) {
+        gd_move m;
+        if (!workspace_ready(es, 0) || !play_here(es, &es->workspace[0], &moves[i], es->to_move, &m) ||
+            !same_move(&m, &moves[i]))
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "first move %u is not a move of the position", i + 1);
+        es->root_moves[i] = m;
+    }
+    es->root_count = count;
+    es->root_exclude = exclude ? 1 : 0;
+    return GD_OK;
+}
+
+int gd_endgame_search_window(void *state, uint32_t depth, int32_t alpha, int32_t beta, uint64_t node_limit,
+                             gd_endgame_result *out, gd_error *err)
 {
     gd_endgame_state *es = state;
     if (!es || !out) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     if (es->magic != ENDGAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started endgame");
     if (depth < 1 || depth > GD_ENDGAME_MAX_PLY)
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "depth %u: 1 to %d plies", depth, GD_ENDGAME_MAX_PLY);
+    if (alpha >= beta || alpha < -INFINITE_VALUE || beta > INFINITE_VALUE)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "window (%d, %d): alpha must be below beta, both within %d",
+                            (int)alpha, (int)beta, INFINITE_VALUE);
     es->nodes = 0;
     es->node_limit = node_limit ? node_limit : UINT64_MAX;
     es->aborted = 0;
     es->failed = 0;
+    memset(&es->stats, 0, sizeof es->stats);
     int exact = 0;
-    int32_t value = search(es, 0, depth, -INFINITE_VALUE, INFINITE_VALUE, 0, 0, &exact);    out->nodes = es->nodes;
+    int32_t value = search(es, 0, depth, alpha, beta, 0, 0, &exact);
+    out->nodes = es->nodes;
     out->depth = depth;
+    out->stats = es->stats;
     if (es->failed) {
         if (err) *err = es->error;
         return es->failed;
@@ -696,10 +935,16 @@ int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endga
     }
     out->stopped = 0;
     out->value = value;
+    out->bound = value <= alpha ? GD_BOUND_UPPER : value >= beta ? GD_BOUND_LOWER : GD_BOUND_EXACT;
     out->complete = (uint32_t)exact;
     out->line_length = es->pv_length[0];
     memcpy(out->line, es->pv[0], es->pv_length[0] * sizeof(gd_move));
     for (uint32_t i = 0; i < out->line_length; i++) out->line[i].equity = 100 * out->line[i].score;
     extend_line(es, out);
     return GD_OK;
+}
+
+int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err)
+{
+    return gd_endgame_search_window(state, depth, -INFINITE_VALUE, INFINITE_VALUE, node_limit, out, err);
 }

@@ -557,15 +557,30 @@ int gd_sim_results(const void *sim, gd_sim_candidate *out, uint32_t capacity, ui
 
 #define GD_ENDGAME_MAX_PLY 64
 
+/* What a search did, counted as it ran (for benchmarks and tuning; no search reads them). */
+typedef struct gd_endgame_stats {
+    uint64_t generations;          /* positions whose moves were all listed */
+    uint64_t horizon_generations;  /* positions at the horizon where the generator found the best move alone */
+    uint64_t hint_cuts;            /* positions cut by the table's move, before any generation */
+    uint64_t killer_tries;         /* moves that cut elsewhere at the same ply, tried before generating */
+    uint64_t killer_cuts;          /* ... and that cut here, so the position's moves were never listed */
+} gd_endgame_stats;
+
+/* How a value compares with the truth: equal, or a bound because it fell outside the window. */
+#define GD_BOUND_EXACT 0
+#define GD_BOUND_LOWER 1 /* the true value is at least this (the value reached beta) */
+#define GD_BOUND_UPPER 2 /* the true value is at most this (the value did not pass alpha) */
+
 typedef struct gd_endgame_result {
     int32_t value;          /* the spread the player to move gains from here to the end, points */
     uint32_t depth;         /* plies searched */
-    uint32_t complete;      /* 1: every line reached the end of the game, so value and line are exact */
+    uint32_t complete;      /* 1: every line reached the end of the game, so value (or bound) and line are exact */
     uint32_t stopped;       /* 1: the node limit stopped this depth unfinished; nothing else is set */
     uint64_t nodes;         /* positions this call visited */
     uint32_t line_length;
-    uint32_t reserved;
+    uint32_t bound;         /* GD_BOUND_EXACT, or with a window the value may be a bound */
     gd_move line[GD_ENDGAME_MAX_PLY]; /* the best line found, both sides' moves in turn */
+    gd_endgame_stats stats; /* counted over this call */
 } gd_endgame_result;
 
 /* Bytes of an endgame state whose move stack holds `move_capacity` moves (the plays of every
@@ -592,6 +607,29 @@ int gd_endgame_words(const gd_lexicon *lex, const gd_rules *rules, const uint8_t
 /* Search `depth` plies deep, visiting at most node_limit positions (0: no limit). The table is
  * kept between calls, so searching depth 1, 2, 3, ... costs little more than the last. */
 int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err);
+/*
+ * gd_endgame_search within the window (alpha, beta): a value strictly inside it is the search's
+ * value (bound GD_BOUND_EXACT); otherwise it is a bound on it (GD_BOUND_LOWER when value >= beta,
+ * GD_BOUND_UPPER when value <= alpha), found with far fewer positions. A null window
+ * (beta = alpha + 1) asks only whether the value reaches beta.
+ */
+int gd_endgame_search_window(void *state, uint32_t depth, int32_t alpha, int32_t beta, uint64_t node_limit,
+                             gd_endgame_result *out, gd_error *err);
+/*
+ * Which first moves the search considers: with exclude = 0 only moves[0..count), with exclude = 1
+ * every move but those (count = 0, exclude = 1: every move, as at the start). Each must be a move
+ * of the position (plays as generated, or the pass). The position's own result is then kept out
+ * of the table, since it holds for these moves only. Used to value one given move exactly, or the
+ * best K one after another.
+ */
+#define GD_ENDGAME_MAX_ROOT_MOVES 256
+int gd_endgame_root_moves(void *state, const gd_move *moves, uint32_t count, uint32_t exclude, gd_error *err);
+/*
+ * Start another position in a started state, keeping its table: the results stored for positions
+ * of the previous searches hold for the same positions reached from this one (values are spreads
+ * from a position on, whatever the scores). Same lexicon and rules; the root moves are reset.
+ */
+int gd_endgame_restart(void *state, const gd_game *position, gd_error *err);
 
 /* ---- The DAWG baseline (dawg.c, movegen_dawg.c; docs/dawg.md) ------------------------------ */
 

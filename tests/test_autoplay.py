@@ -90,7 +90,7 @@ def test_player_specs() -> None:
     for bad, message in [
         ("champion", "unknown player 'champion'"),
         ("equity:", "name the leave table"),
-        ("greedy:x", "only an equity player"),
+        ("greedy:x", "only an equity or endgame player"),
         ("equity:/no/such/leaves.klv", "leave table"),
     ]:
         with pytest.raises(AutoplayError, match=message):

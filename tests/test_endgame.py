@@ -365,3 +365,140 @@ def test_a_time_limit_counts_from_the_start_not_from_each_depth(monkeypatch: pyt
     result = EndgameSearch(game).run(time_limit=1.0)
     assert result.reason == "time" and not result.complete
     assert len(slices) <= 10
+
+
+def test_a_window_gives_the_value_inside_it_and_a_true_bound_outside() -> None:
+    rules = small_set_rules(2)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(16))
+    assert len(games) >= 8
+    kinds: Counter[int] = Counter()
+    for number, game in enumerate(games):
+        truth = minimax(game, {})
+        windows = [(truth - 3, truth + 3), (truth, truth + 1), (truth - 1, truth), (truth - 9, truth - 2)]
+        for alpha, beta in windows:
+            state = core.endgame_start(lexicon._core, game._rules, game._state, table_bytes=1 << 16)
+            found = core.endgame_search(state, 64, window=(alpha, beta))
+            assert found.complete and not found.stopped
+            if found.bound == core.lib.GD_BOUND_EXACT:
+                assert alpha < found.value < beta and found.value == truth, (number, alpha, beta, found)
+            elif found.bound == core.lib.GD_BOUND_LOWER:
+                assert beta <= found.value <= truth, (number, alpha, beta, found)
+            else:
+                assert found.bound == core.lib.GD_BOUND_UPPER
+                assert truth <= found.value <= alpha, (number, alpha, beta, found)
+            kinds[found.bound] += 1
+    assert len(kinds) == 3, kinds  # each kind of answer was met
+
+
+def test_root_moves_value_each_first_move_as_minimax_does() -> None:
+    """Restricted to one first move the search gives what that move gains less the opponent's
+    best reply from there (minimax); excluding moves gives the best of the rest; a restart on the
+    next position, keeping the table, gives that position's minimax value."""
+    rules = small_set_rules(2)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(10))
+    checked = 0
+    for game in games:
+        state_obj = game._state
+        mover = game.to_move
+        _count, records = game.solver.solve_raw(game.board, game.rack())
+        moves = [records[i : i + MOVE_RECORD.size] for i in range(0, len(records), MOVE_RECORD.size)]
+        every_move = len(moves) <= 5
+        moves = [*moves[:5], PASS_RECORD]
+        worth = []
+        for record in moves:
+            snapshot = state_obj.snapshot()
+            before = game.scores
+            core.game_move(state_obj, game._rules, record)
+            gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+            worth.append(gained if game.over else gained - minimax(game, {}))
+            state_obj.restore(snapshot)
+        search = core.endgame_start(lexicon._core, game._rules, state_obj, table_bytes=1 << 16)
+        for record, expected in zip(moves, worth, strict=True):
+            core.endgame_root_moves(search, [record], exclude=False)
+            found = core.endgame_search(search, 64)
+            assert found.complete and found.value == expected, (str(game), expected, found.value)
+            checked += 1
+        core.endgame_root_moves(search, moves[:1], exclude=True)
+        full = minimax(game, {})
+        if len(moves) == 1:  # the pass alone: nothing is left once it is excluded
+            with pytest.raises(core.CoreError, match="no first move"):
+                core.endgame_search(search, 64)
+        else:
+            rest = core.endgame_search(search, 64).value
+            if every_move:  # the rest are the moves valued one by one
+                assert rest == max(worth[1:])
+            elif full != worth[0]:  # the best move is among the rest
+                assert rest == full
+            assert rest <= full
+        # the next position, searched in the same state with its table kept
+        core.game_move(state_obj, game._rules, moves[0])
+        if not game.over:
+            core.endgame_restart(search, game._state)
+            assert core.endgame_search(search, 64).value == minimax(game, {})
+    assert checked >= 20
+
+
+def test_the_value_of_a_given_move_and_the_best_k_agree_with_minimax() -> None:
+    rules = small_set_rules(2)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(12))
+    checked = 0
+    for game in games:
+        worth: dict[str, int] = {}
+        for move in game.moves():
+            snapshot = game._state.snapshot()
+            mover, before = game.to_move, game.scores
+            game.play(move)
+            gained = (game.scores[mover] - before[mover]) - (game.scores[1 - mover] - before[1 - mover])
+            worth[str(move)] = gained if game.over else gained - minimax(game, {})
+            game._state.restore(snapshot)
+            game._undo.pop()
+        search = EndgameSearch(game)
+        for move in game.moves()[:4]:
+            assert search.value_of(move).value == worth[str(move)], str(move)
+        best = search.best_moves(3)
+        ranked = sorted(worth.values(), reverse=True)[: len(best)]
+        assert [r.value for r in best] == ranked
+        assert all(r.complete for r in best)
+        assert len({str(r.best) for r in best}) == len(best)  # three different first moves
+        assert [worth[str(r.best)] for r in best] == ranked
+        assert search.run().value == ranked[0]  # every first move again afterwards
+        checked += 1
+    assert checked >= 6
+
+
+def test_endgame_command_grades_a_given_move_and_lists_the_best_k() -> None:
+    import json
+    import subprocess
+    import sys
+
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=2)
+    while game.bag_count:
+        game.play(game.best_move("equity"))
+    position = Game.from_board(game.board, game.rack(), lexicon)
+    search = EndgameSearch(position)
+    best = search.run()
+    passing = search.value_of(next(m for m in position.moves() if m.kind == "pass"))
+    board_file = "\n".join(game.board.to_rows()) + "\n"
+    command = [sys.executable, "-m", "gaddag_solver", "endgame", "--lexicon", "sowpods", "--board", "-"]
+    command += ["--rack", str(game.rack()), "--format", "json"]
+
+    def endgame(*extra: str) -> subprocess.CompletedProcess[str]:
+        args = [*command, *extra]
+        return subprocess.run(args, input=board_file, capture_output=True, text=True, timeout=120)
+
+    run = endgame("--move", "pass")
+    assert run.returncode == 0, run.stderr
+    graded = json.loads(run.stdout)
+    assert graded["points_lost"] == best.value - passing.value > 0
+    assert graded["move"]["line"][0] == "pass" and graded["best"]["value"] == best.value
+    run = endgame("--top", "3")
+    assert run.returncode == 0, run.stderr
+    listed = json.loads(run.stdout)["moves"]
+    assert [m["value"] for m in listed] == [r.value for r in EndgameSearch(position).best_moves(3)]
+    assert listed[0]["value"] == best.value
+    bad = endgame("--move", "8D QQQ")
+    assert bad.returncode == 2 and "not a play of the rack" in bad.stderr

@@ -41,23 +41,33 @@ def module_files() -> dict[str, Path]:
     return files
 
 
-def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
-    """The package's modules that `name` (at `path`) imports, anywhere in its source."""
+def from_imports(name: str, path: Path) -> list[tuple[ast.ImportFrom, str]]:
+    """Each `from X import ...` of module `name` (at `path`), anywhere in its source, with X
+    resolved to an absolute module name."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name in modules)
-        elif isinstance(node, ast.ImportFrom):
+        if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
-            submodules = {f"{source}.{alias.name}" for alias in node.names} & modules
-            found |= submodules
-            if len(submodules) < len(node.names) and source in modules:
-                found.add(source)
+            found.append((node, source))
+    return found
+
+
+def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that `name` (at `path`) imports, anywhere in its source."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+    for node, source in from_imports(name, path):
+        submodules = {f"{source}.{alias.name}" for alias in node.names} & modules
+        found |= submodules
+        if len(submodules) < len(node.names) and source in modules:
+            found.add(source)
     found.discard(name)
     return found
 
@@ -80,6 +90,19 @@ def test_the_graph_sees_the_imports_it_should() -> None:
     assert f"{CORE_API}.lexicon" in graph[f"{CORE_API}.movegen"]
     # and the package's __init__ is not taken for its submodules
     assert NAME not in graph[f"{NAME}.solver"]
+
+
+def test_every_import_within_the_package_finds_its_module() -> None:
+    """A relative import one level short (`from .game import x` in a module of cli/) names a
+    module that does not exist, and fails only once the function holding it runs."""
+    import importlib.util
+
+    missing = []
+    for name, path in module_files().items():
+        for node, source in from_imports(name, path):
+            if (node.level or source.startswith(NAME + ".")) and importlib.util.find_spec(source) is None:
+                missing.append(f"{name}:{node.lineno}: {source}")
+    assert missing == []
 
 
 def test_cycles_are_found() -> None:

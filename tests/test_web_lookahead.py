@@ -1,7 +1,8 @@
 """The page's look-ahead, end to end in Chromium (the fixtures of tests/test_web_e2e.py): Simulate
 shows the candidates updating and can be stopped; the same seeded simulation as natively; Endgame
 on a position with the bag empty shows the exact line, held to the native endgame search; an
-endgame asked with tiles in the bag is refused with the reason."""
+endgame asked with tiles in the bag is refused with the reason; Pre-endgame with one tile in the bag
+shows every exact move's chance and the draws it wins with, as the native solver does."""
 
 from __future__ import annotations
 
@@ -103,3 +104,31 @@ def test_endgame_with_tiles_in_the_bag_is_refused(page: Page) -> None:
     page.page.wait_for_selector("#lookahead-status.error")
     assert "empty bag" in page.page.text_content("#lookahead-status")
     assert page.page.is_enabled("#endgame-start")
+
+
+def test_pre_endgame_shows_each_move_s_chance_as_natively(page: Page, lexicon: Lexicon) -> None:
+    from gaddag_solver.game.preendgame import PreendgameSearch
+
+    table = Leaves.load(LEXICON, ENGLISH)
+    game = Game.new(lexicon, seed=15)
+    while game.bag_count > 1:
+        game.play(game.best_move("equity", table))
+    assert game.bag_count == 1
+    rack = str(game.rack())
+    position = Game.from_board(game.board, rack, lexicon)
+    expected = PreendgameSearch(position, leaves=table).run()
+    assert expected.complete
+    show(page, game.board.to_rows(), rack)
+    page.page.click("#peg-start")
+    answer = wait_done(page, timeout=120_000)
+    assert answer["complete"] and answer["best"] == str(expected.best.move)
+    exact = [c for c in expected.candidates if c.status == "exact"]
+    shown = [c for c in answer["candidates"] if c["status"] == "exact"]
+    assert sorted(c["move"] for c in shown) == sorted(str(c.move) for c in exact)
+    for row in shown:
+        native = next(c for c in exact if str(c.move) == row["move"])
+        assert row["win"] == float(native.win)
+        assert row["wins_with"] == sorted({bag for bag, _r, _w, o in native.worlds if o == 1})
+    assert page.page.locator("#lookahead-rows tr").count() == len(answer["candidates"])
+    assert "(exact)" in page.page.text_content("#lookahead-status")
+    assert not page.errors, page.errors

@@ -1,5 +1,5 @@
-// Look-ahead: simulation of the best candidates and the exact endgame, run in the worker a step
-// at a time (web_api.simulate / web_api.endgame). Each step returns within about 150 ms with the
+// Look-ahead: simulation of the best candidates, the pre-endgame and the exact endgame, run in the
+// worker a step at a time (web_api.simulate / web_api.preendgame / web_api.endgame). Each step returns within about 150 ms with the
 // standing, which is drawn at once; the page asks for the next step only while the search runs,
 // so Stop takes effect within a step and the page stays responsive throughout.
 
@@ -22,12 +22,13 @@ export class LookAheadPanel {
    */
   constructor(hooks) {
     this.hooks = hooks;
-    this.kind = null; // "simulate" or "endgame" while one runs
+    this.kind = null; // "simulate", "preendgame" or "endgame" while one runs
     this.session = null;
     this.run = 0; // bumped by every start and stop, so a late answer of an old run is dropped
     this.standing = null; // the last answer, for the tests and the table
     $("sim-start").addEventListener("click", () => this.start("simulate"));
     $("endgame-start").addEventListener("click", () => this.start("endgame"));
+    $("peg-start").addEventListener("click", () => this.start("preendgame"));
     $("lookahead-stop").addEventListener("click", () => this.stop("stopped"));
     $("lookahead-rows").addEventListener("click", (event) => {
       const row = event.target.closest("tr[data-index]");
@@ -49,6 +50,7 @@ export class LookAheadPanel {
   running(on) {
     $("sim-start").disabled = on;
     $("endgame-start").disabled = on;
+    $("peg-start").disabled = on;
     $("lookahead-stop").hidden = !on;
     $("lookahead").toggleAttribute("aria-busy", on);
   }
@@ -70,7 +72,8 @@ export class LookAheadPanel {
     this.standing = null;
     this.running(true);
     $("lookahead-rows").replaceChildren();
-    this.setStatus(kind === "simulate" ? "Simulating…" : "Solving the endgame…");
+    const doing = { simulate: "Simulating…", preendgame: "Solving the pre-endgame…", endgame: "Solving the endgame…" };
+    this.setStatus(doing[kind]);
     try {
       let answer = (await this.hooks.request(kind, { ...position, ...settings, action: "start" })).result;
       this.session = answer.session;
@@ -108,6 +111,11 @@ export class LookAheadPanel {
   }
 
   summary(answer) {
+    if (answer.worlds !== undefined) {
+      const best = answer.candidates.find((c) => c.best);
+      const lead = best ? `best ${best.move} wins ${percent(best.win)}` : "no move valued in every case yet";
+      return `${lead}${answer.complete ? " (exact)" : ""}; ${answer.bag} in the bag, ${answer.worlds} racks the opponent may hold, ${answer.ruled_out} of ${answer.count} moves ruled out`;
+    }
     if (answer.candidates) {
       return `${answer.iterations} iterations, ${answer.candidates.filter((c) => !c.dropped).length} candidates left`;
     }
@@ -135,6 +143,21 @@ export class LookAheadPanel {
           td(c.iterations ? percent(c.opponent_bingo_rate) : "–", "num"),
           td(String(c.iterations), "num"),
           td(c.dropped ? "dropped" : i === 0 ? "best" : ""),
+        );
+        rows.push(tr);
+      });
+    } else if (kind === "preendgame") {
+      $("lookahead-head").replaceChildren(...["Move", "Win", "Wins when the bag holds", "Loses when it holds"].map((t) => th(t)), th("State", true));
+      answer.candidates.forEach((c, i) => {
+        const tr = document.createElement("tr");
+        tr.dataset.index = String(i);
+        const win = c.win === null ? `${percent(c.win_low)}–${percent(c.win_high)}` : percent(c.win);
+        tr.append(
+          moveCell(c.move, c.placed),
+          td(win, "num"),
+          td(c.wins_with.join(" ")),
+          td(c.loses_with.join(" ")),
+          td(c.best ? "best" : c.status === "exact" ? "" : "valuing…"),
         );
         rows.push(tr);
       });

@@ -228,7 +228,7 @@ async function handle(message) {
     answer.result.began_at = beganAt;
     return answer;
   }
-  if (type === "simulate" || type === "endgame") {
+  if (type === "simulate" || type === "endgame" || type === "preendgame") {
     // a start names the position's lexicon and table; a step or stop only its session
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);

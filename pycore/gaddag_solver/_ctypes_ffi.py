@@ -247,6 +247,10 @@ class gd_rack_stats(C.Structure):
 GD_SIM_MAX_CANDIDATES = 64
 GD_SIM_MAX_PLIES = 16
 GD_ENDGAME_MAX_PLY = 64
+GD_ENDGAME_MAX_ROOT_MOVES = 256
+GD_BOUND_EXACT = 0
+GD_BOUND_LOWER = 1
+GD_BOUND_UPPER = 2
 
 
 class gd_sim_options(C.Structure):
@@ -273,6 +277,16 @@ class gd_sim_candidate(C.Structure):
     ]
 
 
+class gd_endgame_stats(C.Structure):
+    _fields_ = [
+        ("generations", C.c_uint64),
+        ("horizon_generations", C.c_uint64),
+        ("hint_cuts", C.c_uint64),
+        ("killer_tries", C.c_uint64),
+        ("killer_cuts", C.c_uint64),
+    ]
+
+
 class gd_endgame_result(C.Structure):
     _fields_ = [
         ("value", C.c_int32),
@@ -281,8 +295,9 @@ class gd_endgame_result(C.Structure):
         ("stopped", C.c_uint32),
         ("nodes", C.c_uint64),
         ("line_length", C.c_uint32),
-        ("reserved", C.c_uint32),
+        ("bound", C.c_uint32),
         ("line", gd_move * GD_ENDGAME_MAX_PLY),
+        ("stats", gd_endgame_stats),
     ]
 
 
@@ -306,6 +321,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_rack_stats,
         gd_sim_options,
         gd_sim_candidate,
+        gd_endgame_stats,
         gd_endgame_result,
         gd_work,
     )
@@ -519,6 +535,9 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_size", C.c_size_t, [C.c_uint32]),
     ("gd_endgame_start", C.c_int, [P, C.c_size_t, P, P, P, P, C.c_size_t, P]),
     ("gd_endgame_search", C.c_int, [P, C.c_uint32, C.c_uint64, P, P]),
+    ("gd_endgame_search_window", C.c_int, [P, C.c_uint32, C.c_int32, C.c_int32, C.c_uint64, P, P]),
+    ("gd_endgame_root_moves", C.c_int, [P, P, C.c_uint32, C.c_uint32, P]),
+    ("gd_endgame_restart", C.c_int, [P, P, P]),
     ("gd_dawg_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_dawg_open", C.c_int, [P, P, C.c_size_t, P, P]),
     ("gd_is_dawg", C.c_int, [P]),

@@ -21,6 +21,8 @@ from .endgame import (
     ENDGAME_TABLE_BYTES,
     EndgameResult,
     EndgameState,
+    endgame_restart,
+    endgame_root_moves,
     endgame_search,
     endgame_start,
 )
@@ -141,6 +143,8 @@ __all__ = [
     "dawg_generate",
     "dawg_prepare",
     "direction_options",
+    "endgame_restart",
+    "endgame_root_moves",
     "endgame_search",
     "endgame_start",
     "endgame_words",

@@ -15,12 +15,15 @@ ENDGAME_TABLE_BYTES = 1 << 24  # 16 MiB: a million positions
 
 
 class EndgameResult(NamedTuple):
-    value: int  # points the player to move gains from here to the end
+    value: int  # points the player to move gains from here to the end (or a bound on it)
     depth: int
     complete: bool
     stopped: bool
     nodes: int
     line: list[bytes]  # gd_move records, both sides' moves in turn
+    bound: int = 0  # GD_BOUND_EXACT, _LOWER (value reached beta) or _UPPER (value did not pass alpha)
+    # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts
+    stats: tuple[int, ...] = ()
 
 
 class EndgameState:
@@ -59,13 +62,53 @@ def endgame_start(
     return state
 
 
-def endgame_search(state: EndgameState, depth: int, node_limit: int = 0) -> EndgameResult:
-    """Search `depth` plies, visiting at most `node_limit` positions (0: no limit)."""
+def endgame_search(
+    state: EndgameState,
+    depth: int,
+    node_limit: int = 0,
+    window: tuple[int, int] | None = None,
+) -> EndgameResult:
+    """Search `depth` plies, visiting at most `node_limit` positions (0: no limit); with `window`
+    (alpha, beta) a value outside it is only a bound (gd_endgame_search_window)."""
     out = state.result
-    state.check(lib.gd_endgame_search(state.buffer, depth, node_limit, out, state.error), "gd_endgame_search")
+    if window is None:
+        rc = lib.gd_endgame_search(state.buffer, depth, node_limit, out, state.error)
+    else:
+        alpha, beta = window
+        rc = lib.gd_endgame_search_window(state.buffer, depth, alpha, beta, node_limit, out, state.error)
+    state.check(rc, "gd_endgame_search")
     length = int(out.line_length) if not out.stopped else 0
     data = ffi.buffer(out.line, length * MOVE_RECORD_SIZE)[:] if length else b""
     line = [data[i : i + MOVE_RECORD_SIZE] for i in range(0, len(data), MOVE_RECORD_SIZE)]
-    return EndgameResult(
-        int(out.value), int(out.depth), bool(out.complete), bool(out.stopped), int(out.nodes), line
+    st = out.stats
+    stats = (
+        int(st.generations),
+        int(st.horizon_generations),
+        int(st.hint_cuts),
+        int(st.killer_tries),
+        int(st.killer_cuts),
     )
+    return EndgameResult(
+        int(out.value),
+        int(out.depth),
+        bool(out.complete),
+        bool(out.stopped),
+        int(out.nodes),
+        line,
+        int(out.bound) if not out.stopped else 0,
+        stats,
+    )
+
+
+def endgame_root_moves(state: EndgameState, records: list[bytes], exclude: bool) -> None:
+    """Search only these first moves (exclude False) or all but these (gd_endgame_root_moves)."""
+    moves = ffi.new("gd_move[]", max(1, len(records)))
+    if records:
+        ffi.memmove(moves, b"".join(records), len(records) * MOVE_RECORD_SIZE)
+    rc = lib.gd_endgame_root_moves(state.buffer, moves, len(records), int(exclude), state.error)
+    state.check(rc, "gd_endgame_root_moves")
+
+
+def endgame_restart(state: EndgameState, game: GameState) -> None:
+    """Set a started search to another position (the bag empty), keeping its table."""
+    state.check(lib.gd_endgame_restart(state.buffer, game.game, state.error), "gd_endgame_restart")

@@ -35,3 +35,11 @@ def _status_line(text: str) -> None:
     """Redraw one line of live status on stderr."""
     sys.stderr.write(f"\r{text}\x1b[K")
     sys.stderr.flush()
+
+
+def _print_columns(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    """A plain table: each column as wide as its widest cell."""
+    widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for row in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())

@@ -1,4 +1,4 @@
-"""What the look-ahead commands (``sim``, ``endgame``) share: the position they read."""
+"""What the look-ahead commands (``sim``, ``endgame``, ``peg``) share: the position they read."""
 
 from __future__ import annotations
 

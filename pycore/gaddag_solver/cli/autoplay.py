@@ -86,8 +86,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--players",
         default="equity,greedy",
-        help="two players, comma-separated: greedy, equity (no leave table) or equity:LEAVES "
-        "(a leave table's name or path); default equity,greedy",
+        help="two players, comma-separated: greedy, equity (no leave table), equity:LEAVES "
+        "(a leave table's name or path), or endgame / endgame:LEAVES (equity, then the pre-endgame "
+        "with 1-2 in the bag and the exact endgame, 5 s a search); default equity,greedy",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed, the same games")

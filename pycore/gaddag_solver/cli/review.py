@@ -50,12 +50,21 @@ def cmd_review(args: argparse.Namespace) -> int:
         sim = _review_sim(args)
     except review.ReviewError as exc:
         return _error(str(exc), EXIT_USAGE)
-    spec = review.ReviewSpec(args.lexicon, args.leaves, args.rules or "english", sim)
+    try:
+        end = (
+            None
+            if args.end_time is None and not args.end
+            else review.EndSettings(args.end_time or 30.0, args.end_bag)
+        )
+    except ValueError as exc:
+        return _error(f"--end: {exc}", EXIT_USAGE)
+    spec = review.ReviewSpec(args.lexicon, args.leaves, args.rules or "english", sim, end)
     if args.game is not None:
         # a simulated review takes seconds a turn: show each turn done
-        bar = ProgressBar("turns") if sim is not None and (args.progress or sys.stderr.isatty()) else None
+        slow = sim is not None or end is not None
+        bar = ProgressBar("turns") if slow and (args.progress or sys.stderr.isatty()) else None
         try:
-            result = review.review_file(args.game, spec.lexicon, spec.leaves, spec.rules, sim, bar)
+            result = review.review_file(args.game, spec.lexicon, spec.leaves, spec.rules, sim, bar, end)
         except review.ReviewError as exc:
             return _error(str(exc), EXIT_USAGE)
         except GcgError as exc:
@@ -141,6 +150,21 @@ def add_parser(sub: Any) -> None:
 
     p.add_argument(
         "--sim", action="store_true", help="also rank each turn's moves by simulation (seconds a turn)"
+    )
+    p.add_argument(
+        "--end",
+        action="store_true",
+        help="also grade the last turns: the exact endgame with the bag empty (points lost), the pre-endgame "
+        "with 1 to --end-bag tiles in it (win %% lost)",
+    )
+    p.add_argument(
+        "--end-time", type=float, metavar="SECONDS", help="--end: most seconds per search (default 30)"
+    )
+    p.add_argument(
+        "--end-bag",
+        type=int,
+        default=2,
+        help="--end: the pre-endgame up to this many tiles in the bag (default 2)",
     )
     p.add_argument(
         "--sim-candidates",

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import EXIT_USAGE, _count, _dumps, _error, _status_line
+from ._common import EXIT_USAGE, _count, _dumps, _error, _print_columns, _status_line
 from ._lookahead import _lookahead_game, position_arguments
 
 
@@ -58,10 +58,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         )  # fmt: skip
         for i, c in enumerate(result.candidates, 1)
     ]
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    for row in rows:
-        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    _print_columns(headers, rows)
     verdict = {
         "decided": "the stopping rule picked the leader",
         "iterations": "the iteration limit was reached",

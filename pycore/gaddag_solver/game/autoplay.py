@@ -36,7 +36,13 @@ from ..solver import check_alphabets, core_rules
 from . import parallel
 from .stats import Interval, mean_interval, wilson
 
-PLAYER_KINDS = ("greedy", "equity")
+PLAYER_KINDS = ("greedy", "equity", "endgame")
+TABLE_KINDS = ("equity", "endgame")  # the players that take a leave table
+# The endgame player: static equity until the bag holds END_BAG tiles or fewer, then the
+# pre-endgame solver, and the exact endgame once the bag is empty, each search at most
+# END_TURN_SECONDS (the best found by then; by equity when the pre-endgame has no answer yet).
+END_BAG = 2
+END_TURN_SECONDS = 5.0
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before giving up
 MASK64 = (1 << 64) - 1
 
@@ -53,8 +59,9 @@ class AutoplayError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player: ``greedy`` (the best score) or ``equity`` (the best score + leave value), the
-    latter with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
+    """A player: ``greedy`` (the best score), ``equity`` (the best score + leave value) or
+    ``endgame`` (equity, then the pre-endgame and the endgame solvers at the end of the game),
+    the last two with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
 
     kind: str
     leaves: str | None = None
@@ -62,25 +69,26 @@ class PlayerSpec:
     def __post_init__(self) -> None:
         if self.kind not in PLAYER_KINDS:
             raise AutoplayError(f"unknown player kind {self.kind!r}; known: {', '.join(PLAYER_KINDS)}")
-        if self.leaves is not None and self.kind != "equity":
+        if self.leaves is not None and self.kind not in TABLE_KINDS:
             raise AutoplayError(f"a {self.kind} player takes no leave table")
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """``greedy``, ``equity`` or ``equity:NAME_OR_PATH`` (a leave table's name or file)."""
+        """``greedy``, ``equity``, ``endgame``, or ``equity:NAME_OR_PATH`` / ``endgame:NAME_OR_PATH``
+        (a leave table's name or file)."""
         kind, colon, table = text.strip().partition(":")
         kind = kind.strip().lower()
         if kind not in PLAYER_KINDS:
             raise AutoplayError(
-                f"unknown player {text!r}: write greedy, equity or equity:LEAVES "
+                f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame or endgame:LEAVES "
                 "(a leave table's name or path)"
             )
         if not colon:
             return cls(kind)
         if not table.strip():
             raise AutoplayError(f"player {text!r}: name the leave table after the colon")
-        if kind != "equity":
-            raise AutoplayError(f"player {text!r}: only an equity player takes a leave table")
+        if kind not in TABLE_KINDS:
+            raise AutoplayError(f"player {text!r}: only an equity or endgame player takes a leave table")
         return cls(kind, str(_resolve_leaves(table.strip())))
 
     @property
@@ -184,11 +192,16 @@ class _Engine:
 
     def play(self, index: int, seed: int, keep: bool) -> GameRecord:
         first = index % 2
-        for seat in (0, 1):
-            player = seat ^ first
-            table = self.tables[player]
-            self.selfplay.set_player(seat, self.players[player].kind, None if table is None else table.core)
-        game = core.autoplay(self.lexicon._core, self.core_rules, self.selfplay, seed)
+        if any(player.kind == "endgame" for player in self.players):
+            game = self._play_turn_by_turn(first, seed)
+        else:
+            for seat in (0, 1):
+                player = seat ^ first
+                table = self.tables[player]
+                self.selfplay.set_player(
+                    seat, self.players[player].kind, None if table is None else table.core
+                )
+            game = core.autoplay(self.lexicon._core, self.core_rules, self.selfplay, seed)
         bingos = [0, 0]
         rack_size = self.rules.rack_size
         for turn in game.turns:
@@ -205,6 +218,29 @@ class _Engine:
             len(game.turns),
             game if keep else None,
         )
+
+    def _play_turn_by_turn(self, first: int, seed: int) -> Any:
+        """A game with an endgame player: the same deal as gd_autoplay's (gd_game_new with the
+        seed), each move chosen in Python (the core's choice for the static players)."""
+        from .endgame import solve_endgame
+        from .play import Game
+        from .preendgame import PreendgameSearch
+
+        game = Game.new(self.lexicon, self.rules, seed=seed)
+        while not game.over:
+            player = game.to_move ^ first
+            kind, table = self.players[player].kind, self.tables[player]
+            move = None
+            if kind == "endgame" and game.bag_count == 0:
+                move = solve_endgame(game, time_limit=END_TURN_SECONDS).best
+            elif kind == "endgame" and game.bag_count <= END_BAG:
+                result = PreendgameSearch(game, leaves=table).run(time_limit=END_TURN_SECONDS)
+                if result.best_index is not None:
+                    move = result.best.move
+            if move is None:
+                move = game.best_move("greedy" if kind == "greedy" else "equity", table)
+            game.play(move)
+        return core.read_game(game._state.game)
 
 
 def game_gcg(record: GameRecord, match: Match, rules: Rules, title: str | None = None) -> str:

@@ -72,20 +72,27 @@ class EndgameResult:
         }
 
 
+Progress = Callable[[EndgameResult], object] | None
+Seconds = float | None
+
+
 def both_racks(game: Game) -> bytes:
     """The tiles on the two racks together, counted by code ([0] the blanks)."""
     first, second = core.game_rack(game._state, 0), core.game_rack(game._state, 1)
     return bytes(a + b for a, b in zip(first, second, strict=True))
 
 
-def endgame_lexicon(game: Game) -> Lexicon | None:
+def endgame_lexicon(game: Game, tiles: bytes | None = None) -> Lexicon | None:
     """A lexicon of just the words the rest of ``game`` can form (its bag empty): those through
     a tile on the board with the other letters from the two racks, and those the racks alone
     spell. It generates the same plays as the game's lexicon for every position the endgame
     reaches, and far faster (docs/endgame.md). None when the racks could spell so many words
-    that the full lexicon is as good (or finding them would take long: blanks on both racks)."""
+    that the full lexicon is as good (or finding them would take long: blanks on both racks).
+    ``tiles`` (counts): the tiles still to be played, when not just the racks' (a pre-endgame
+    gives both racks and the bag, which holds for every position after it)."""
     codes = core.game_board(game._state, game.rules.rows * game.rules.cols)
-    tiles = both_racks(game)
+    if tiles is None:
+        tiles = both_racks(game)
     lexicon = game.lexicon
     through_board = core.endgame_words(lexicon._core, game._rules, codes, tiles, PRUNE_STEP_LIMIT)
     if through_board is None:
@@ -168,6 +175,51 @@ class EndgameSearch:
             yield self._result("depth" if depth == max_depth else "running")
             depth = depth + 1 if depth < STEP_DEPTHS else max_depth
 
+    def first_moves(self, records: list[bytes] | None, exclude: bool = False) -> None:
+        """Search only these first moves (gd_move records), or with ``exclude`` all but these
+        (None: every move again). The search starts afresh; its table is kept."""
+        try:
+            core.endgame_root_moves(self._state, records or [], exclude=exclude or records is None)
+        except core.CoreError as error:
+            raise EndgameError(str(error)) from None
+        self._last = None
+
+    def value_of(self, move: Move, time_limit: Seconds = None, progress: Progress = None) -> EndgameResult:
+        """The best line that starts with ``move`` (a move of the player to move) and its value:
+        exact when complete. Every first move is searched again afterwards."""
+        self.first_moves([move.record(self.game.rules)])
+        try:
+            return self.run(MAX_DEPTH, time_limit, progress)
+        finally:
+            self.first_moves(None)
+
+    def best_moves(
+        self, count: int, time_limit: float | None = None, progress: Progress = None
+    ) -> list[EndgameResult]:
+        """The best ``count`` first moves, best first, each with its best line and its value
+        (exact when complete): the best, then the best of the others, and so on. Stops early
+        at the time limit (counted for all of them) or when no move is left."""
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        found: list[EndgameResult] = []
+        taken: list[bytes] = []
+        try:
+            while len(found) < count:
+                left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                self.first_moves(taken, exclude=True)
+                try:
+                    result = self.run(MAX_DEPTH, left, progress)
+                except EndgameError:
+                    if taken and not self._stop:
+                        break  # every move has been listed
+                    raise
+                found.append(result)
+                if not result.complete or not result.line or self._last is None:
+                    break
+                taken.append(self._last.line[0])
+        finally:
+            self.first_moves(None)
+        return found
+
     def _result(self, reason: str) -> EndgameResult:
         assert self._last is not None
         return EndgameResult(
@@ -210,6 +262,26 @@ class EndgameSearch:
         if result is None:
             raise EndgameError("the search was stopped before it finished depth 1")
         return result
+
+
+def find_move(game: Game, text: str) -> Move:
+    """The move of the player to move written as ``text``: "8D WORD" or "D8 WORD" (a blank's
+    letter in lower case; letters already on the board included), "pass". A GameError says why
+    when no move of the rack is written so."""
+    wanted = " ".join(text.split())
+    moves = game.moves()
+    if wanted.lower() == "pass":
+        return next(m for m in moves if m.kind == "pass")
+    plays = [m for m in moves if m.is_play]
+    exact = [m for m in plays if f"{m.coord} {m.word}" == wanted]
+    if exact:
+        return exact[0]
+    loose = [m for m in plays if f"{m.coord} {m.word}".upper() == wanted.upper()]
+    if len(loose) == 1:
+        return loose[0]
+    if loose:
+        raise GameError(f"{text!r} is ambiguous (blanks): {', '.join(str(m) for m in loose[:5])}")
+    raise GameError(f"{text!r} is not a play of the rack {game.rack()} here (write '8D WORD' or 'pass')")
 
 
 def solve_endgame(

@@ -45,6 +45,7 @@ from ..solver import Solver, Valuation, get_solver
 from . import parallel
 from .play import Game, GameError
 from .replay import Replay, ReplayTurn, lexicon_for, tiles_value
+from .review_end import EndSettings, TurnEnd, grade_end
 from .simulate import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONFIDENCE,
@@ -59,6 +60,7 @@ from .simulate import (
 )
 
 __all__ = [
+    "EndSettings",
     "GameReview",
     "PlayerReview",
     "ReviewError",
@@ -199,16 +201,23 @@ class TurnReview:
     best_bingo: str
     note: str = ""
     sim: TurnSim | None = None  # None: the review was not asked to simulate
+    end: TurnEnd | None = (
+        None  # graded by the endgame or the pre-endgame (None: not asked, or too many in the bag)
+    )
 
     @property
     def bingo_missed(self) -> bool:
         return self.bingo_available and not self.bingo_played
 
     def to_dict(self) -> dict[str, Any]:
-        static = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "sim"}
+        static = {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("sim", "end")
+        }
         out = {**static, "bingo_missed": self.bingo_missed}
         if self.sim is not None:
             out.update(self.sim.to_dict())
+        if self.end is not None:
+            out.update(self.end.to_dict())
         return out
 
 
@@ -315,6 +324,12 @@ class GameReview:
             for note in (t.note, _sim_note(t)):
                 if note:
                     lines.append(f"  * line {t.line}: {note}")
+        graded = [t for t in self.turns if t.end is not None]
+        if graded:
+            lines.append("")
+            lines.append("the last turns, graded by the endgame (points) and the pre-endgame (win %):")
+            for t in graded:
+                lines.append(f"  line {t.line} {t.nick} {t.rack}: {_end_note(t)}")
         lines.append("")
         header = ["player", "score", "turns", "equity lost", "per turn", "best found", "bingos", "missed"]
         if self.sim is not None:
@@ -367,6 +382,19 @@ class GameReview:
             )
         lines.append(f"{self.source}: lexicon {self.lexicon}, leaves {self.leaves}{settings}")
         return "\n".join(lines)
+
+
+def _end_note(turn: TurnReview) -> str:
+    end = turn.end
+    assert end is not None
+    if end.lost is None:
+        return f"{end.tool}: {end.note}"
+    exact = "exact" if end.exact else end.note
+    if end.tool == "endgame":
+        return (f"endgame: {turn.played} {end.played_value:+.0f}, best {end.best} {end.best_value:+.0f}, "
+                f"{end.lost:.0f} points lost ({exact})")  # fmt: skip
+    return (f"pre-endgame: {turn.played} wins {_percent(end.played_value)}%, best {end.best} "
+            f"{_percent(end.best_value)}%, {_percent(end.lost)} points of win % lost ({exact})")  # fmt: skip
 
 
 def _number(value: float | None) -> str:
@@ -626,9 +654,11 @@ def review_replay(
     leaves_name: str = "",
     sim: SimSettings | None = None,
     progress: parallel.Progress | None = None,
+    end: EndSettings | None = None,
 ) -> GameReview:
     """Review every turn of ``replay`` that has a whole rack, with ``leaves`` (None: every
-    leave worth 0); with ``sim``, simulate each of them too (:func:`simulate_turn`).
+    leave worth 0); with ``sim``, simulate each of them too (:func:`simulate_turn`); with
+    ``end``, grade the last turns by the endgame and the pre-endgame (:func:`grade_end`).
     ``progress(turns done, turns)`` is called after each turn."""
     started = time.perf_counter()
     assert replay.lexicon is not None
@@ -650,6 +680,10 @@ def review_replay(
             assert turn.move is not None and turn.rack is not None
             made = Move.pass_turn(str(turn.rack)) if turn.withdrawn else turn.move
             reviewed = dataclasses.replace(reviewed, sim=simulate_turn(replay, turn, made, leaves, sim))
+        if end is not None:
+            assert turn.move is not None and turn.rack is not None
+            made = Move.pass_turn(str(turn.rack)) if turn.withdrawn else turn.move
+            reviewed = dataclasses.replace(reviewed, end=grade_end(replay, turn, made, leaves, end))
         turns.append(reviewed)
         if progress is not None:
             progress(done, len(todo))
@@ -700,6 +734,7 @@ class ReviewSpec:
     leaves: str | None = None
     rules: str = "english"
     sim: SimSettings | None = None
+    end: EndSettings | None = None
 
 
 class _Engine:
@@ -744,14 +779,18 @@ class _Engine:
         return found
 
     def review(
-        self, path: str, sim: SimSettings | None = None, progress: parallel.Progress | None = None
+        self,
+        path: str,
+        sim: SimSettings | None = None,
+        progress: parallel.Progress | None = None,
+        end: EndSettings | None = None,
     ) -> GameReview:
         gcg = read_gcg(path)
         name, note = lexicon_for(gcg.lexicon, self.spec.lexicon)
         lexicon = self.lexicon(name)
         replay = Replay(gcg, lexicon, self.rules, note)
         table, table_name = self.leaves(lexicon)
-        return review_replay(replay, table, table_name, sim, progress)
+        return review_replay(replay, table, table_name, sim, progress, end)
 
 
 _ENGINES: dict[ReviewSpec, _Engine] = {}
@@ -759,7 +798,7 @@ _ENGINES: dict[ReviewSpec, _Engine] = {}
 
 def _engine(spec: ReviewSpec) -> _Engine:
     """The engine of what ``spec`` loads (its simulation settings aside: they load nothing)."""
-    loads = dataclasses.replace(spec, sim=None)
+    loads = dataclasses.replace(spec, sim=None, end=None)
     engine = _ENGINES.get(loads)
     if engine is None:
         _ENGINES.clear()
@@ -774,11 +813,12 @@ def review_file(
     rules: str = "english",
     sim: SimSettings | None = None,
     progress: parallel.Progress | None = None,
+    end: EndSettings | None = None,
 ) -> GameReview:
     """Review the GCG file at ``path`` (see :class:`ReviewSpec` for the options; ``progress(turns
     done, turns)`` after each turn). Raises GcgError for a file that is not GCG, OSError when it
     cannot be read, ReviewError for a lexicon or leave table that cannot be loaded."""
-    return _engine(ReviewSpec(lexicon, leaves, rules)).review(os.fspath(path), sim, progress)
+    return _engine(ReviewSpec(lexicon, leaves, rules)).review(os.fspath(path), sim, progress, end)
 
 
 # ---- many files ------------------------------------------------------------------------------------
@@ -801,7 +841,7 @@ def review_chunk(spec: ReviewSpec, paths: list[str]) -> list[FileResult]:
     results = []
     for path in paths:
         try:
-            review = engine.review(path, spec.sim)
+            review = engine.review(path, spec.sim, end=spec.end)
         except (GcgError, ReviewError) as error:
             results.append(_failed(path, str(error)))
             continue

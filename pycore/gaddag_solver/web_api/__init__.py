@@ -42,7 +42,8 @@ tables for the page (scripts/build_site.py writes them to rules.json and lexicon
 One module per family of requests, each function named here imported from it: ``loaded`` (the
 lexicons, leave tables and rulesets kept between requests, and their descriptions), ``moves``
 (solve, judge), ``position`` (the position being edited: unseen tiles, its words, CGP),
-``games`` (GCG review and export), ``lookahead`` (simulation and endgame, a step at a time),
+``games`` (GCG review and export), ``lookahead`` (simulation, endgame and pre-endgame, a step at
+a time),
 ``words`` (the word tools), ``own`` (the player's own lexicons and rules) and ``benchmark``;
 ``_base`` has what they share (ApiError, the fields of a request read and checked). This module
 is the worker's door, :func:`call`.
@@ -69,7 +70,7 @@ from .loaded import (
     loaded_lexicons,
     rules_data,
 )
-from .lookahead import endgame, simulate
+from .lookahead import endgame, preendgame, simulate
 from .moves import RECORD_LAYOUT, RECORD_SIZE, exchanges_asked, judge_play, move_dict, solve
 from .own import Progress, add_lexicon, build_lexicon, check_rules, forget_lexicon, rules_json, set_rules
 from .position import check_board, format_cgp, parse_cgp, unseen_tiles
@@ -104,6 +105,7 @@ __all__ = [
     "move_dict",
     "parse_cgp",
     "parse_positions",
+    "preendgame",
     "review_gcg",
     "rules_data",
     "rules_json",
@@ -117,6 +119,7 @@ __all__ = [
 _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "simulate": simulate,
     "endgame": endgame,
+    "preendgame": preendgame,
     "solve": solve,
     "parse_cgp": parse_cgp,
     "format_cgp": format_cgp,
@@ -138,7 +141,7 @@ def call(
 ) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
     ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
-    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``build_lexicon``,
+    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``preendgame``, ``build_lexicon``,
     ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``, ``set_rules``), the request
     as JSON, and for the loads, the builds (and a ``review_gcg`` of a file) the file's bytes;
     ``progress`` hears a build's steps. Returns the answer as JSON and, for a records solve or a

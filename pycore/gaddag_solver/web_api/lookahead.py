@@ -1,4 +1,4 @@
-"""Looking ahead, a step at a time: simulation and the endgame search.
+"""Looking ahead, a step at a time: simulation, the endgame search and the pre-endgame.
 
 The page drives both: a "start" request makes the search and keeps it under a session number, each
 "step" runs it for about ``ms`` milliseconds and answers with the standing, and "stop" drops it. A
@@ -14,6 +14,7 @@ from typing import Any
 from ..formats.leaves import Leaves
 from ..game.endgame import EndgameError, EndgameSearch
 from ..game.play import Game, GameError
+from ..game.preendgame import PreendgameError, PreendgameSearch
 from ..game.simulate import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONFIDENCE,
@@ -164,5 +165,50 @@ def endgame(request: dict[str, Any]) -> dict[str, Any]:
             "line": [{"move": str(m), "placed": _placed(m), "kind": m.kind} for m in found.line],
             "done": found.complete or found.reason == "depth",
         }
+
+    return _stepped(request, start, step)
+
+
+PREENDGAME_ROWS = 30  # candidates a step answers: the exact ones by their chance, then the pending
+
+
+def preendgame(request: dict[str, Any]) -> dict[str, Any]:
+    """``action`` "start" (the position as for :func:`solve` with 1 to 6 tiles in the bag, and
+    ``leaves`` for the candidates' order), "step" (``session``, ``ms``) or "stop". A step answers
+    the standing (docs/preendgame.md): the best so far, ``complete`` once every candidate is exact
+    or ruled out, and up to PREENDGAME_ROWS candidates (exact first, by their probability of
+    winning) each with its status, ``win`` (exact) or bounds, and the bags it wins and loses with."""
+
+    def start(request: dict[str, Any]) -> dict[str, Any]:
+        game, _rules, table = _look_ahead_game(request)
+        try:
+            search = PreendgameSearch(game, leaves=table)
+        except PreendgameError as exc:
+            raise ApiError(str(exc), "board") from None
+        return {"session": _keep(search), "done": False, "candidates": [], "complete": False}
+
+    def step(search: PreendgameSearch, seconds: float) -> dict[str, Any]:
+        result = search.run(time_limit=seconds)
+        order = sorted(
+            range(len(result.candidates)),
+            key=lambda i: (result.candidates[i].status != "exact", -result.candidates[i].win_high, i),
+        )
+        rows = []
+        for i in [i for i in order if result.candidates[i].status != "ruled out"][:PREENDGAME_ROWS]:
+            c = result.candidates[i]
+            rows.append({
+                "move": str(c.move), "placed": _placed(c.move), "kind": c.move.kind, "status": c.status,
+                "best": i == result.best_index, "win": None if c.win is None else float(c.win),
+                "win_low": float(c.win_low), "win_high": float(c.win_high),
+                "wins_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 1}),
+                "loses_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 0}),
+            })  # fmt: skip
+        ruled = sum(1 for c in result.candidates if c.status == "ruled out")
+        return {
+            "candidates": rows, "complete": result.complete, "done": result.complete, "bag": result.bag,
+            "worlds": result.worlds, "count": len(result.candidates), "ruled_out": ruled,
+            "endgames": result.endgames, "nodes": result.nodes, "elapsed": result.elapsed,
+            "best": None if result.best_index is None else str(result.best.move),
+        }  # fmt: skip
 
     return _stepped(request, start, step)

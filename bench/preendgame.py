@@ -1,0 +1,85 @@
+"""Pre-endgame speed: self-played positions with a given number of tiles in the bag, solved.
+
+Each game is played by the static equity player (the lexicon's own leave table) until the bag
+holds at most --bag tiles; a game whose bag then holds exactly --bag tiles gives a position.
+Each is solved with `PreendgameSearch` on one core, up to --limit seconds. Prints a line per
+position (stderr) and a table of the times (median with its 95% interval, 90th percentile,
+worst, unsolved in the limit), with the machine's load.
+
+    python bench/preendgame.py --bag 1 --positions 50 --limit 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "pycore"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from endgame import median_interval  # noqa: E402
+from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
+from gaddag_solver.game.preendgame import PreendgameSearch  # noqa: E402
+from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexicon", default="sowpods")
+    parser.add_argument("--bag", type=int, default=1, help="tiles in the bag (1 to 6)")
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    parser.add_argument("--limit", type=float, default=120.0, help="seconds per position before giving up")
+    args = parser.parse_args()
+    print(f"$ {' '.join(sys.argv)}")
+    rules = Rules.load("english")
+    lexicon = Lexicon.load(resolve_lexicon(args.lexicon), rules)
+    leaves = Leaves.load(args.lexicon, rules)
+    times: list[float] = []
+    unsolved = 0
+    seed = args.seed
+    loads = [os.getloadavg()[0]]
+    while len(times) < args.positions:
+        game = Game.new(lexicon, seed=seed)
+        seed += 1
+        while not game.over and game.bag_count > args.bag:
+            game.play(game.best_move("equity", leaves))
+        if game.over or game.bag_count != args.bag:
+            continue
+        started = time.perf_counter()
+        search = PreendgameSearch(game, leaves=leaves)
+        result = search.run(time_limit=args.limit)
+        seconds = time.perf_counter() - started
+        loads.append(os.getloadavg()[0])
+        solved = result.complete
+        unsolved += not solved
+        times.append(seconds if solved else float("inf"))
+        best = (
+            f"{result.best.move} {100 * float(result.best.win):.1f}%"
+            if result.best_index is not None
+            else "-"
+        )
+        print(f"  seed {seed - 1}: {seconds:.2f} s, {len(result.candidates)} candidates, "
+              f"{result.endgames:,} endgames, "
+              f"{result.nodes:,} positions, best {best}, {'solved' if solved else 'not solved'}",
+              file=sys.stderr, flush=True)  # fmt: skip
+    ordered = sorted(times)
+    low, high = median_interval(ordered)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    print(f"pre-endgames with {args.bag} in the bag from self-play ({args.lexicon}), one core, "
+          f"limit {args.limit:.0f} s; load average {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
+    print("| positions | median s | 95% CI of the median | 90th percentile s | worst s | unsolved in limit |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    worst = max(ordered)
+    print(f"| {len(times)} | {statistics.median(ordered):.2f} | [{low:.2f}, {high:.2f}] | {p90:.2f} | "
+          f"{'unsolved' if worst == float('inf') else f'{worst:.2f}'} | {unsolved} |")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

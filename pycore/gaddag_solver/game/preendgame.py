@@ -1,0 +1,660 @@
+"""Pre-endgame solver (docs/preendgame.md): with 1 to 6 tiles in the bag, the probability that
+each move of the player to move wins, both sides playing their best on what they can see.
+
+The player to move knows its rack and the unseen tiles (the opponent's rack and the bag
+together), not how they are split. Every split is a *world*, weighted by the number of ways the
+unseen tiles fall so (the product of C(unseen of a letter, on the opponent's rack)); the bag's
+tiles are drawn in a random order. At each turn while the bag holds tiles, the player to move
+makes the move with the highest probability of winning (a tie counting half) over the worlds it
+cannot tell apart, the first in equity order among equals; a move that empties the bag leads to
+an endgame with both racks known, which the exact endgame search (``gd_endgame_search_window``)
+answers with one search whose window holds only the spread that would tie. A move that leaves
+tiles in the bag (the pass, or fewer tiles than the bag holds) leads to the opponent's own
+decision, made the same way over the worlds *it* cannot tell apart. Exchanges are not candidates.
+
+Everything is exact: probabilities are fractions, every world and every draw is valued, and a
+candidate is dropped only once it is proven unable to beat the best so far (its wins plus
+everything its remaining worlds could add are no more than the best's). The decisions the
+players make deeper down are remembered by what the player can see, the endgames by their
+position, and the endgame table is kept from one endgame to the next.
+
+    search = PreendgameSearch(game, leaves=table)
+    result = search.run(time_limit=30, progress=print)
+    print(result.best.move, result.best.win)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+from .. import _core_api as core
+from ..move import KIND_EXCHANGE, KIND_PASS, MOVE_RECORD, Move
+from .endgame import endgame_lexicon
+from .play import Game, GameError
+
+if TYPE_CHECKING:
+    from ..formats.leaves import Leaves
+
+MAX_BAG = 6
+SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
+ENDGAME_DEPTH = 64
+PROGRESS_SECONDS = 0.2
+# Endgame positions a world may take in each pass but the last (which has no limit): the cheap
+# worlds of every candidate first, so costly endgames wait until a candidate might be the best.
+WORLD_BUDGETS = (50_000, 400_000, 3_200_000)
+PREENDGAME_TABLE_BYTES = 1 << 26  # 64 MiB: the endgames of a pre-endgame share one table
+_ON_BOARD = 64
+_BLANK = 128
+_HALF = Fraction(1, 2)
+EXACT, RULED_OUT, PENDING = "exact", "ruled out", "pending"
+
+
+class PreendgameError(GameError):
+    """A position the pre-endgame solver cannot take (the bag empty or too full, the game over)."""
+
+
+class _OverBudget(Exception):
+    """A world's value needs more endgame positions than the first pass allows."""
+
+
+class _Interrupted(Exception):
+    """The time limit passed or stop() was called: unwinds to the root, whose work so far stands."""
+
+
+def _add(a: bytes, b: bytes) -> bytes:
+    return bytes(x + y for x, y in zip(a, b, strict=True))
+
+
+def _sub(a: bytes, b: bytes) -> bytes:
+    return bytes(x - y for x, y in zip(a, b, strict=True))
+
+
+def sub_multisets(counts: bytes, size: int) -> Iterator[tuple[bytes, int]]:
+    """Every way to take ``size`` tiles from ``counts`` (as counts), with the number of ways
+    the tiles themselves can be picked (the product of C(counts[c], taken[c]))."""
+    codes = [c for c, n in enumerate(counts) if n]
+    taken = bytearray(len(counts))
+
+    def walk(i: int, left: int, ways: int) -> Iterator[tuple[bytes, int]]:
+        if left == 0:
+            yield bytes(taken), ways
+            return
+        if i == len(codes):
+            return
+        c = codes[i]
+        for n in range(min(left, counts[c]), -1, -1):
+            taken[c] = n
+            yield from walk(i + 1, left - n, ways * comb(counts[c], n))
+        taken[c] = 0
+
+    yield from walk(0, size, 1)
+
+
+@dataclass(frozen=True)
+class World:
+    """One split of the unseen tiles: the opponent's rack, the bag, and its weight."""
+
+    opponent: bytes
+    bag: bytes
+    weight: int
+
+
+@dataclass
+class _Decision:
+    record: bytes
+    values: dict[bytes, Fraction]  # the chosen move's outcome per world (the opponent's rack)
+
+
+@dataclass
+class _Root:
+    record: bytes
+    left: int  # the weight of the worlds not yet valued
+    values: dict[bytes, Fraction] = field(default_factory=dict)
+    total: Fraction = Fraction(0)  # the weighted outcome over the worlds valued: a lower bound
+    status: str = PENDING
+
+    def add(self, world: World, value: Fraction) -> None:
+        self.values[world.opponent] = value
+        self.total += world.weight * value
+        self.left -= world.weight
+
+
+@dataclass(frozen=True)
+class PreendgameCandidate:
+    """A move of the player to move: its probability of winning (a tie counts half), exact when
+    ``status`` is "exact", else between ``win_low`` and ``win_high`` (proven bounds; "ruled out":
+    ``win_high`` is no more than the best's), and its outcome in each world valued."""
+
+    move: Move
+    status: str
+    win_low: Fraction
+    win_high: Fraction
+    worlds: list[tuple[str, str, int, Fraction | None]]  # (bag, opponent's rack, weight, outcome)
+
+    @property
+    def win(self) -> Fraction | None:
+        return self.win_low if self.status == EXACT else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "move": str(self.move),
+            "status": self.status,
+            "win": None if self.win is None else float(self.win),
+            "win_low": float(self.win_low),
+            "win_high": float(self.win_high),
+            "worlds": [
+                {"bag": bag, "opponent": rack, "weight": w, "outcome": None if o is None else float(o)}
+                for bag, rack, w, o in self.worlds
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class PreendgameResult:
+    """The candidates in equity order, the best so far, and how the search stands."""
+
+    candidates: list[PreendgameCandidate]
+    best_index: int | None
+    complete: bool  # every candidate exact or ruled out: the best is the best
+    bag: int
+    worlds: int
+    nodes: int  # endgame positions visited
+    endgames: int  # endgames searched
+    elapsed: float
+    reason: str  # "solved", "time", "stopped", "running"
+
+    @property
+    def best(self) -> PreendgameCandidate:
+        if self.best_index is None:
+            raise PreendgameError("no candidate has been valued in every world yet")
+        return self.candidates[self.best_index]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "bag": self.bag,
+            "worlds": self.worlds,
+            "complete": self.complete,
+            "best": None if self.best_index is None else str(self.best.move),
+            "nodes": self.nodes,
+            "endgames": self.endgames,
+            "elapsed": round(self.elapsed, 3),
+            "reason": self.reason,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+
+
+class PreendgameSearch:
+    """The pre-endgame of ``game``'s position for its player to move (1 to 6 tiles in the bag).
+    The opponent's rack in ``game`` is ignored: only the unseen tiles count. ``leaves`` gives
+    the equity order of the candidates (ties between equal probabilities go to the first);
+    without it they are ordered by score."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        leaves: Leaves | None = None,
+        table_bytes: int = PREENDGAME_TABLE_BYTES,
+        prune: bool = True,
+        slice_nodes: int = SLICE_NODES,
+    ) -> None:
+        if game.over:
+            raise PreendgameError("the game is over")
+        if game.bag_count == 0:
+            raise PreendgameError("the bag is empty: this is an endgame (gaddag-solver endgame)")
+        if game.bag_count > MAX_BAG:
+            raise PreendgameError(
+                f"the pre-endgame takes 1 to {MAX_BAG} tiles in the bag, not {game.bag_count} "
+                "(simulate instead)"
+            )
+        if leaves is not None and leaves.rules.name != game.rules.name:
+            raise PreendgameError(
+                f"the leave table is for the {leaves.rules.name} rules, not {game.rules.name}"
+            )
+        self.game = game
+        self.rules = game.rules
+        self._rules = game._rules
+        self._leaves = None if leaves is None else leaves.core
+        self._letters = len(self.rules.alphabet.letters)
+        self._values = [self.rules.blank_value, *self.rules.values]
+        mover = game.to_move
+        self._mine = core.game_rack(game._state, mover)
+        self._unseen = bytes(core.game_unseen(game._state, mover))
+        self._bag = game.bag_count
+        if sum(self._unseen) <= self._bag:
+            raise PreendgameError("the opponent holds no tiles: the game is over")
+        scores = game.scores
+        self._spread = scores[mover] - scores[1 - mover]
+        self._board = core.game_board(game._state, self.rules.rows * self.rules.cols)
+        self._scoreless = game.scoreless_turns
+        own = endgame_lexicon(game, _add(self._mine, self._unseen)) if prune else None
+        self.lexicon = game.lexicon if own is None else own
+        self._lex = self.lexicon._core
+        self._workspace = core.Workspace()
+        self._leaf_state = core.GameState()
+        self._eg_state: core.EndgameState | None = None
+        self._table_bytes = table_bytes
+        self._slice_nodes = slice_nodes
+        self._moves: dict[tuple[bytes, bytes, int], list[bytes]] = {}
+        self._worlds: dict[tuple[bytes, int], list[World]] = {}
+        self._decisions: dict[tuple[object, ...], _Decision] = {}
+        self._leaf: dict[tuple[object, ...], Fraction] = {}
+        self._exact: dict[tuple[object, ...], int] = {}  # endgames' exact values, for the spread
+        self._root_worlds = self._split(self._unseen, self._bag)
+        weight = sum(w.weight for w in self._root_worlds)
+        self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
+        self._pass = 1  # passes 1.. use WORLD_BUDGETS, the last values the worlds left over
+        self._floor: tuple[Fraction, int] | None = None  # the highest lower bound, and whose
+        self._next = 0  # the root candidate being valued
+        self._budget = 0  # positions a world may take in the first pass; 0: no limit
+        self._budget_left = 0
+        self._moves_shown: list[Move] | None = None
+        self._worlds_shown: list[tuple[str, str]] = []
+        self._best: int | None = None
+        self._stop = False
+        self._deadline: float | None = None
+        self.nodes = 0
+        self.endgames = 0
+        self.elapsed = 0.0
+
+    # ---- the model ---------------------------------------------------------------------------------
+
+    def _split(self, unseen: bytes, bag: int) -> list[World]:
+        """The worlds of ``unseen`` tiles with ``bag`` of them in the bag, heaviest first."""
+        key = (unseen, bag)
+        if key not in self._worlds:
+            held = sum(unseen) - bag
+            worlds = [World(rack, _sub(unseen, rack), w) for rack, w in sub_multisets(unseen, held)]
+            worlds.sort(key=lambda world: (-world.weight, world.opponent))
+            self._worlds[key] = worlds
+        return self._worlds[key]
+
+    def _candidates(self, board: bytes, rack: bytes, bag: int) -> list[bytes]:
+        """The plays and the pass of ``rack`` on ``board``, in equity order (by score without a
+        leave table), ties by the move itself, so the order is the same everywhere."""
+        key = (board, rack, bag)
+        found = self._moves.get(key)
+        if found is None:
+            valuation = SimpleNamespace(
+                leaves=self._leaves, bag=bag, opponent_rack_value=0, exchanges=True,
+                by_equity=self._leaves is not None,
+            )  # fmt: skip
+            core.prepare(self._lex, self._rules, self._workspace, board)
+            _count, records = core.generate_equity(self._lex, self._rules, self._workspace, rack, valuation)
+            size = MOVE_RECORD.size
+            moves = [records[i : i + size] for i in range(0, len(records), size)]
+            moves = [m for m in moves if m[13] != KIND_EXCHANGE]  # the kind byte
+            by = 1 if self._leaves is not None else 0  # the equity field, else the score
+            moves.sort(key=lambda m: (-MOVE_RECORD.unpack_from(m)[by], m[8:]))
+            self._moves[key] = found = moves
+        return found
+
+    def _rack_value(self, rack: bytes) -> int:
+        return sum(
+            n * v for n, v in zip(rack, self._values, strict=False)
+        )  # the rack's 64 codes: only the alphabet's count
+
+    def _place(self, board: bytes, rack: bytes, record: bytes) -> tuple[bytes, bytes, int, int]:
+        """The board and rack after a play or the pass, its score and the tiles it placed."""
+        score, _equity, row, col, direction, length, placed, kind, word = MOVE_RECORD.unpack(record)
+        if kind == KIND_PASS:
+            return board, rack, 0, 0
+        cols = self.rules.cols
+        squares, left = bytearray(board), bytearray(rack)
+        for k in range(length):
+            code = word[k]
+            if code & _ON_BOARD:
+                continue
+            square = (row + (0 if direction == 0 else k)) * cols + col + (k if direction == 0 else 0)
+            squares[square] = code
+            left[0 if code & _BLANK else code & 63] -= 1
+        return bytes(squares), bytes(left), score, placed
+
+    def _outcome(self, spread: int) -> Fraction:
+        return Fraction(1) if spread > 0 else _HALF if spread == 0 else Fraction(0)
+
+    def _decide(
+        self, board: bytes, mine: bytes, unseen: bytes, bag: int, spread: int, scoreless: int
+    ) -> _Decision:
+        """The move the player to move makes, seeing ``mine`` and the ``unseen`` tiles with
+        ``bag`` of them in the bag, and that move's outcome in each world."""
+        key = (board, mine, unseen, bag, spread, scoreless)
+        decision = self._decisions.get(key)
+        if decision is not None:
+            return decision
+        worlds = self._split(unseen, bag)
+        total_weight = sum(w.weight for w in worlds)
+        best: _Decision | None = None
+        best_total = Fraction(-1)
+        for record in self._candidates(board, mine, bag):
+            values: dict[bytes, Fraction] = {}
+            total, left = Fraction(0), total_weight
+            for world in worlds:
+                v = self._move_value(board, mine, world.opponent, world.bag, spread, scoreless, record)
+                values[world.opponent] = v
+                total += world.weight * v
+                left -= world.weight
+                if total + left <= best_total:
+                    break  # it cannot beat the best (and ties go to the first)
+            else:
+                if total > best_total:
+                    best, best_total = _Decision(record, values), total
+                    if best_total == total_weight:
+                        break  # a certain win: nothing comes before it
+        assert best is not None  # the pass is always a candidate
+        self._decisions[key] = best
+        return best
+
+    def _move_value(
+        self, board: bytes, mine: bytes, theirs: bytes, bag: bytes, spread: int, scoreless: int, record: bytes
+    ) -> Fraction:
+        """The expected outcome of ``record`` for the player to move in one world (its rack
+        ``mine``, the opponent's ``theirs``, the bag ``bag``), over the tiles it draws."""
+        after, kept, score, placed = self._place(board, mine, record)
+        spread += score
+        scoreless = scoreless + 1 if score == 0 else 0
+        in_bag = sum(bag)
+        drawing = min(placed, in_bag)
+        value = Fraction(0)
+        ways = comb(in_bag, drawing)
+        for drawn, w in sub_multisets(bag, drawing):
+            rack, left = _add(kept, drawn), _sub(bag, drawn)
+            if scoreless >= self.rules.scoreless_turns:
+                outcome = self._outcome(spread - self._rack_value(rack) + self._rack_value(theirs))
+            elif not any(left):
+                outcome = 1 - self._endgame(after, theirs, rack, -spread, scoreless)
+            else:
+                decision = self._decide(after, theirs, _add(rack, left), in_bag - drawing, -spread, scoreless)
+                outcome = 1 - decision.values[rack]
+            value += Fraction(w, ways) * outcome
+        return value
+
+    # ---- the endgames ------------------------------------------------------------------------------
+
+    def _endgame(self, board: bytes, mine: bytes, theirs: bytes, spread: int, scoreless: int) -> Fraction:
+        """The outcome for the player to move of the endgame (the bag empty) it enters with
+        ``spread`` points ahead: one search with a window around the spread that ties."""
+        key = (board, mine, theirs, spread, scoreless)
+        outcome = self._leaf.get(key)
+        if outcome is not None:
+            return outcome
+        state = self._leaf_state
+        try:
+            core.game_from_position(state, self._rules, board, (mine, theirs), (spread, 0), 0, 0)
+        except core.CoreError as error:
+            raise PreendgameError(f"an endgame of the pre-endgame cannot be set up: {error}") from None
+        state.game.scoreless = scoreless
+        if self._eg_state is None:
+            self._eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=self._table_bytes)
+        else:
+            core.endgame_restart(self._eg_state, state)
+        tie = -spread  # the endgame's value that would tie the game
+        while True:
+            self._check_clock()
+            limit = self._slice_nodes
+            if self._budget:
+                if self._budget_left <= 0:
+                    raise _OverBudget
+                limit = min(limit, self._budget_left)
+            found = core.endgame_search(self._eg_state, ENDGAME_DEPTH, limit, window=(tie - 1, tie + 1))
+            self.nodes += found.nodes
+            self._budget_left -= found.nodes
+            if not found.stopped:
+                break
+        if not found.complete:
+            raise PreendgameError("an endgame did not reach the end of the game within 64 plies")
+        self.endgames += 1
+        if found.bound == core.lib.GD_BOUND_LOWER:
+            outcome = Fraction(1)
+        elif found.bound == core.lib.GD_BOUND_UPPER:
+            outcome = Fraction(0)
+        else:
+            outcome = _HALF
+        self._leaf[key] = outcome
+        return outcome
+
+    def _check_clock(self) -> None:
+        if self._stop or (self._deadline is not None and time.perf_counter() >= self._deadline):
+            raise _Interrupted
+
+    # ---- the root ----------------------------------------------------------------------------------
+
+    # ---- the expected spread ---------------------------------------------------------------------
+
+    def expected_spread(self, index: int, time_limit: float | None = None) -> Fraction | None:
+        """The expected final spread (points, for the player to move) of a root candidate valued
+        in every world, both sides then playing as the model decides (by the chance of winning);
+        the endgames are valued exactly (full searches, far costlier than the win tests). None
+        when the candidate is not exact yet or the time runs out."""
+        root = self._root[index]
+        if root.status != EXACT:
+            return None
+        self._stop = False
+        self._deadline = None if time_limit is None else time.perf_counter() + time_limit
+        total, weight = Fraction(0), 0
+        try:
+            for world in self._root_worlds:
+                here = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+                total += world.weight * self._move_spread(*here, root.record)
+                weight += world.weight
+        except _Interrupted:
+            return None
+        return total / weight
+
+    def _move_spread(
+        self, board: bytes, mine: bytes, theirs: bytes, bag: bytes, spread: int, scoreless: int, record: bytes
+    ) -> Fraction:
+        """:meth:`_move_value`'s line, valued by the final spread instead of the outcome."""
+        after, kept, score, placed = self._place(board, mine, record)
+        spread += score
+        scoreless = scoreless + 1 if score == 0 else 0
+        in_bag = sum(bag)
+        drawing = min(placed, in_bag)
+        ways = comb(in_bag, drawing)
+        value = Fraction(0)
+        for drawn, w in sub_multisets(bag, drawing):
+            rack, left = _add(kept, drawn), _sub(bag, drawn)
+            if scoreless >= self.rules.scoreless_turns:
+                final = spread - self._rack_value(rack) + self._rack_value(theirs)
+            elif not any(left):
+                final = spread - self._endgame_value(after, theirs, rack, scoreless)
+            else:
+                decision = self._decide(after, theirs, _add(rack, left), in_bag - drawing, -spread, scoreless)
+                final = -self._move_spread(after, theirs, rack, left, -spread, scoreless, decision.record)
+            value += Fraction(w, ways) * final
+        return value
+
+    def _endgame_value(self, board: bytes, mine: bytes, theirs: bytes, scoreless: int) -> int:
+        """The exact endgame value (the spread the player to move gains to the end)."""
+        key = (board, mine, theirs, scoreless)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        state = self._leaf_state
+        core.game_from_position(state, self._rules, board, (mine, theirs), (0, 0), 0, 0)
+        state.game.scoreless = scoreless
+        if self._eg_state is None:
+            self._eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=self._table_bytes)
+        else:
+            core.endgame_restart(self._eg_state, state)
+        while True:
+            self._check_clock()
+            result = core.endgame_search(self._eg_state, ENDGAME_DEPTH, self._slice_nodes)
+            self.nodes += result.nodes
+            if not result.stopped:
+                break
+        self._exact[key] = result.value
+        return result.value
+
+    def stop(self) -> None:
+        """Ask a running search to stop soon (within an endgame slice); its work so far stands."""
+        self._stop = True
+
+    def run(
+        self,
+        time_limit: float | None = None,
+        progress: Callable[[PreendgameResult], object] | None = None,
+    ) -> PreendgameResult:
+        """Value the candidates in equity order until each is exact or ruled out, ``time_limit``
+        seconds pass or :meth:`stop`; calling it again goes on where it stopped. ``progress`` is
+        called with the standing after a candidate, at most every PROGRESS_SECONDS.
+
+        In passes: each values every candidate in the worlds whose value takes at most that
+        pass's WORLD_BUDGETS endgame positions, the last the worlds left over. A candidate is
+        ruled out as soon as its bounds allow (below another's lower bound, or no better than
+        the best), so a costly endgame is searched only while the candidate might be the best."""
+        self._stop = False
+        started = time.perf_counter()
+        self._deadline = None if time_limit is None else started + time_limit
+        reason = "solved"
+        reported = started
+        try:
+            while self._pass <= len(WORLD_BUDGETS) + 1:
+                budget = WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
+                while self._next < len(self._root):
+                    if self._root[self._next].status == PENDING:
+                        self._value_root(self._next, budget)
+                    self._next += 1
+                    if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
+                        progress(self._result("running", started))
+                        reported = time.perf_counter()
+                self._pass += 1
+                self._next = 0
+        except _Interrupted:
+            reason = "stopped" if self._stop else "time"
+        return self._result(reason, started, final=True)
+
+    def value_candidate(self, index: int, time_limit: float | None = None) -> PreendgameCandidate:
+        """Value one candidate (its index in the equity order) in every world, even one ruled
+        out, e.g. the move a player made; the best stands (a ruled-out move cannot beat it)."""
+        self._stop = False
+        started = time.perf_counter()
+        self._deadline = None if time_limit is None else started + time_limit
+        root = self._root[index]
+        try:
+            for world in self._root_worlds:
+                if world.opponent not in root.values:
+                    position = (
+                        self._board,
+                        self._mine,
+                        world.opponent,
+                        world.bag,
+                        self._spread,
+                        self._scoreless,
+                    )
+                    self._record(index, world, self._move_value(*position, root.record))
+            root.status = EXACT
+            if self._best is not None and self._pass <= len(WORLD_BUDGETS) + 1:  # it may be the best
+                best_total = self._root[self._best].total
+                if root.total > best_total or (root.total == best_total and index < self._best):
+                    self._best = index
+        except _Interrupted:
+            pass
+        return self._result("running", started, final=True).candidates[index]
+
+    def _record(self, index: int, world: World, value: Fraction) -> None:
+        """A root candidate's value in one world; the highest lower bound kept up to date."""
+        root = self._root[index]
+        root.add(world, value)
+        if self._floor is None or root.total > self._floor[0]:
+            self._floor = (root.total, index)
+
+    def _ruled_out(self, index: int) -> bool:
+        """Whether a candidate cannot become the best: at most the best's outcome, and after it
+        in the order when equal (ties go to the first)."""
+        root = self._root[index]
+        high = root.total + root.left
+        if self._floor is not None and self._floor[1] != index and high < self._floor[0]:
+            return True  # another is sure to do better
+        if self._best is None or self._best == index:
+            return False
+        best_total = self._root[self._best].total
+        return high < best_total or (high == best_total and index > self._best)
+
+    def _value_root(self, index: int, budget: int) -> None:
+        """Value a root candidate in the worlds not yet valued (with ``budget``: those that
+        take at most that many endgame positions each), then settle its status."""
+        root = self._root[index]
+        for world in self._root_worlds:
+            if self._ruled_out(index):
+                root.status = RULED_OUT
+                return
+            if world.opponent in root.values:
+                continue
+            self._budget = self._budget_left = budget
+            try:
+                position = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+                v = self._move_value(*position, root.record)
+            except _OverBudget:
+                continue  # valued in a later pass, if the candidate is still in the running
+            finally:
+                self._budget = 0
+            self._record(index, world, v)
+        if self._ruled_out(index):
+            root.status = RULED_OUT
+            return
+        if root.left:
+            return
+        root.status = EXACT
+        if self._best is None:
+            self._best = index
+            return
+        best_total = self._root[self._best].total
+        if root.total > best_total or (root.total == best_total and index < self._best):
+            self._best = index
+
+    def _result(self, reason: str, started: float, final: bool = False) -> PreendgameResult:
+        now = time.perf_counter()
+        elapsed = self.elapsed + (now - started)
+        if final:
+            self.elapsed = elapsed
+        worlds = self._root_worlds
+        total_weight = sum(w.weight for w in worlds)
+        if self._moves_shown is None:  # once: Moves and the worlds' tiles as text
+            board, rack = self.game.board, self.game.rack()
+            solver = self.game.solver
+            self._moves_shown = [
+                solver.moves_from_records(r.record, board, rack, valued=True)[0] for r in self._root
+            ]
+            self._worlds_shown = [(self._tiles(w.bag), self._tiles(w.opponent)) for w in worlds]
+        candidates = []
+        for root, move in zip(self._root, self._moves_shown, strict=True):
+            known, left = root.total, root.left
+            shown = [
+                (bag, rack, w.weight, root.values.get(w.opponent))
+                for (bag, rack), w in zip(self._worlds_shown, worlds, strict=True)
+            ]
+            candidates.append(
+                PreendgameCandidate(
+                    move, root.status, known / total_weight, (known + left) / total_weight, shown
+                )
+            )
+        complete = self._pass > len(WORLD_BUDGETS) + 1
+        return PreendgameResult(
+            candidates, self._best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
+            "solved" if complete else reason,
+        )  # fmt: skip
+
+    def _tiles(self, counts: bytes) -> str:
+        letters = self.rules.alphabet.letters
+        text = "".join(letters[c - 1] * n for c, n in enumerate(counts) if c and n)
+        return text + "?" * counts[0]
+
+
+def solve_preendgame(
+    game: Game,
+    *,
+    leaves: Leaves | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[PreendgameResult], object] | None = None,
+    prune: bool = True,
+) -> PreendgameResult:
+    """The pre-endgame of ``game`` (1 to 6 tiles in the bag) for its player to move: every
+    candidate's probability of winning, exact or bounded, and the best (see :class:`PreendgameSearch`)."""
+    return PreendgameSearch(game, leaves=leaves, prune=prune).run(time_limit, progress)
