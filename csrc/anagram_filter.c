@@ -16,8 +16,8 @@
  */
 #include <string.h>
 
+#include "anagram_filter.h"
 #include "gaddag_format.h"
-#include "movegen_internal.h"
 
 /* 64-bit blocks for a lexicon of `words` words: a power of two, at least 16 bits per word. */
 static uint32_t filter_blocks(uint32_t words)

@@ -13,7 +13,11 @@
  */
 #include <string.h>
 
+#include "gaddag_format.h"
 #include "movegen_internal.h"
+#include "rules_check.h"
+#include "tiles.h"
+#include "workspace.h"
 
 #define ENDGAME_MAGIC 0x47454e44u /* "GEND" */
 #define EXACT_DEPTH 255           /* a stored depth meaning "searched to the end of the game" */

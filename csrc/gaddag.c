@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "anagram_filter.h"
 #include "gaddag_format.h"
 #include "gaddag_solver.h"
 

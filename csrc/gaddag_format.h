@@ -125,23 +125,6 @@ static inline uint32_t gd_walk_step(const uint64_t *walk, const uint32_t *walk_h
     return gd_walk_arc(gd_walk_child(walk[i]), set, letter);
 }
 
-/* The anagram filter (anagram_filter.c): whether a multiset of letters may spell a word. A
- * multiset's hash is the sum of letter_hash[c] over its letters. It may say yes wrongly (rarely),
- * never no wrongly. Built with the walk index, into the same buffer. */
-typedef struct gd_anagram_filter {
-    const uint64_t *letter_hash; /* 64 values, by letter code; NULL without a walk index */
-    const uint64_t *blocks;      /* the Bloom filter's bits; NULL: no filter, anything may spell */
-    uint32_t mask;
-} gd_anagram_filter;
-
-size_t gd_anagram_filter_size(const gd_lexicon *lex);
-/* Fill `buffer` (gd_anagram_filter_size bytes, 8-byte aligned) from lex->walk and point the
- * lexicon at it; 0 when the buffer is too small. */
-int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size);
-gd_anagram_filter gd_lexicon_anagram_filter(const gd_lexicon *lex);
-int gd_anagram_filter_may_spell(const gd_anagram_filter *filter, uint64_t sum);
-void gd_anagram_filter_prefetch(const gd_anagram_filter *filter, uint64_t sum);
-
 static inline void gd_put_u16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;

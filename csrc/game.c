@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "gaddag_format.h"
-#include "movegen_internal.h"
+#include "game_internal.h"
+#include "rules_check.h"
+#include "tiles.h"
 
 size_t gd_game_size(void) { return sizeof(gd_game); }
 

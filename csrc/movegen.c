@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anagram_filter.h"
 #include "gaddag_format.h"
 #include "movegen_internal.h"
+#include "tiles.h"
+#include "workspace.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)

@@ -22,7 +22,8 @@
 #include <string.h>
 
 #include "gaddag_format.h"
-#include "movegen_internal.h"
+#include "rules_check.h"
+#include "tiles.h"
 
 #define DAWG_WORKSPACE_MAGIC 0x47444457u /* "GDDW": a DAWG workspace was prepared */
 

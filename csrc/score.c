@@ -1,7 +1,8 @@
 /* score.c — the words a play forms and what each scores, from first principles. */
 #include <string.h>
 
-#include "movegen_internal.h"
+#include "rules_check.h"
+#include "tiles.h"
 
 /* Score of the word through `squares[0..length)` (row-major indices), where `fresh` marks
  * tiles the play places: premiums count only under those. */

@@ -16,7 +16,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "movegen_internal.h"
+#include "gaddag_format.h"
+#include "game_internal.h"
+#include "sim_internal.h"
+#include "tiles.h"
+#include "workspace.h"
 
 #define SIM_MAGIC 0x4753494du /* "GSIM" */
 

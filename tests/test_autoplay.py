@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -196,26 +195,7 @@ def test_an_unreachable_scheduler_is_a_clear_error(match: Match) -> None:
         run_autoplay(match, 2, scheduler="tcp://127.0.0.1:9", scheduler_timeout=1)
 
 
-def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_path: Path) -> None:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    assert compiler is not None, "no C compiler"
-    library = tmp_path / "libgaddag_core.so"
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c"))
-    subprocess.run(
-        [
-            compiler,
-            "-std=c11",
-            "-O2",
-            "-shared",
-            "-fPIC",
-            f"-I{ROOT / 'csrc'}",
-            *sources,
-            "-o",
-            str(library),
-            "-lm",
-        ],
-        check=True,
-    )
+def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, ctypes_library: Path) -> None:
     script = (
         "from gaddag_solver.game import autoplay as a\n"
         "from gaddag_solver._binding import BINDING\n"
@@ -224,7 +204,7 @@ def test_ctypes_binding_plays_the_same_games(run_one: autoplay.AutoplayRun, tmp_
         "print(BINDING)\n"
         "print(repr([r.game for r in run.records]))\n"
     )
-    env = dict(os.environ, GADDAG_SOLVER_BINDING="ctypes", GADDAG_SOLVER_CTYPES_LIB=str(library))
+    env = dict(os.environ, GADDAG_SOLVER_BINDING="ctypes", GADDAG_SOLVER_CTYPES_LIB=str(ctypes_library))
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
     )

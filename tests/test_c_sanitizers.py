@@ -9,6 +9,11 @@ The same sources are also built as a sanitized shared library, and the Python su
 generation, scoring, the reference vectors and the queries run against it through the ctypes
 binding (the one Pyodide uses), with the sanitizer runtimes preloaded into Python: every
 oracle comparison then doubles as a memory-safety run of the generator.
+
+The sources are compiled once for the whole run, into position-independent objects that both the
+driver and the library are linked from (one file a compiler process, all of them at once; with
+pytest-xdist the workers share that one build), and the Python suites run in shards that the
+workers take in parallel.
 """
 
 from __future__ import annotations
@@ -17,9 +22,12 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from build_lock import locked, shared_temp
 
 REPO = Path(__file__).resolve().parent.parent
 CSRC = REPO / "csrc"
@@ -60,17 +68,65 @@ def compile_program(sources: list[Path], output: Path, extra: tuple[str, ...] = 
     assert result.stderr == "", f"gcc printed:\n{result.stderr}"
 
 
+def compile_objects(sources: list[Path], folder: Path) -> list[Path]:
+    """Each source compiled on its own (-c, position-independent) into `folder`, as many compilers
+    at once as there are cores; the objects in the order of `sources`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    objects = [folder / f"{source.stem}.o" for source in sources]
+
+    def one(pair: tuple[Path, Path]) -> None:
+        compile_program([pair[0]], pair[1], ("-c", "-fPIC"))
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(one, zip(sources, objects, strict=True)))
+    return objects
+
+
+def link(objects: list[Path], output: Path, extra: tuple[str, ...] = ()) -> None:
+    result = subprocess.run(
+        [GCC, *FLAGS, *extra, *map(str, objects), "-o", str(output), "-lm"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, f"gcc failed:\n{result.stderr}"
+    assert result.stderr == "", f"gcc printed:\n{result.stderr}"
+
+
 def run(program: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(program), *args], capture_output=True, text=True, env=ENV, timeout=300)
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory) -> Path:
+@dataclass(frozen=True)
+class Sanitized:
+    """The core built once under the sanitizers: its objects (by source file name), the driver
+    linked from them with tests/c/test_core_sanitized.c, and the shared library."""
+
+    objects: dict[str, Path]
+    driver: Path
+    library: Path
+
+
+@pytest.fixture(scope="session")
+def sanitized(tmp_path_factory: pytest.TempPathFactory) -> Sanitized:
     sources = sorted(CSRC.glob("*.c"))
     assert {"gaddag.c", "gaddag_build.c"} <= {p.name for p in sources}
-    output = tmp_path_factory.mktemp("sanitized") / "test_core_sanitized"
-    compile_program([*sources, DRIVER], output)
-    return output
+    folder = shared_temp(tmp_path_factory) / "sanitized"
+    driver, library = folder / "test_core_sanitized", folder / "libgaddag_sanitized.so"
+    objects = {source.name: folder / "objects" / f"{source.stem}.o" for source in sources}
+    with locked(folder / "lock"):  # the first worker builds, the others wait for it
+        done = folder / "built"
+        if not done.exists():
+            compile_objects([*sources, DRIVER], folder / "objects")
+            link([*objects.values(), folder / "objects" / f"{DRIVER.stem}.o"], driver)
+            link(list(objects.values()), library, ("-shared", "-fPIC"))
+            done.write_text("")
+    return Sanitized(objects, driver, library)
+
+
+@pytest.fixture(scope="session")
+def driver(sanitized: Sanitized) -> Path:
+    return sanitized.driver
 
 
 def test_sanitizers_catch_a_bad_program(tmp_path: Path) -> None:
@@ -134,6 +190,28 @@ PYTHON_SUITES = [
     "tests/test_dawg.py::test_damaged_and_forged_dawgs_are_refused",
     "tests/test_dawg.py::test_self_play_positions",
 ]
+# The suites in shards the workers run in parallel (each pytest run costs seconds to start under
+# the sanitizers). tests/test_movegen.py, the longest, is cut by -k expressions: the first two,
+# and what neither selects, so each of its tests runs in exactly one shard.
+MOVEGEN = "tests/test_movegen.py"
+
+
+def suites_of(*files: str) -> list[str]:
+    return [suite for suite in PYTHON_SUITES if suite.split("::")[0] in {f"tests/{name}" for name in files}]
+
+
+MOVEGEN_PARTS = (
+    "random_games and (polish or super or russian or wwf)",
+    "random_games and not (polish or super or russian or wwf)",
+)
+SHARDS = {
+    "movegen-1": [MOVEGEN, "-k", MOVEGEN_PARTS[0]],
+    "movegen-2": [MOVEGEN, "-k", MOVEGEN_PARTS[1]],
+    "movegen-rest": [MOVEGEN, "-k", " and ".join(f"not ({part})" for part in MOVEGEN_PARTS)],
+    "queries": suites_of("test_scoring.py", "test_reference_vectors.py", "test_lexicon_queries.py"),
+    "dawg-simulate": suites_of("test_dawg.py", "test_simulate.py"),
+    "games": suites_of("test_game.py", "test_endgame.py"),
+}
 
 
 def sanitizer_runtimes() -> str:
@@ -145,10 +223,6 @@ def sanitizer_runtimes() -> str:
             pytest.skip(f"gcc has no {name} to preload")
         paths.append(found)
     return " ".join(paths)
-
-
-def compile_library(sources: list[Path], output: Path) -> None:
-    compile_program(sources, output, ("-shared", "-fPIC"))
 
 
 def run_suites(library: Path, logs: Path, *pytest_args: str) -> tuple[subprocess.CompletedProcess[str], str]:
@@ -174,16 +248,22 @@ def run_suites(library: Path, logs: Path, *pytest_args: str) -> tuple[subprocess
     return result, reports
 
 
-def test_python_suites_on_the_sanitized_core(tmp_path: Path) -> None:
-    library = tmp_path / "libgaddag_sanitized.so"
-    compile_library(sorted(CSRC.glob("*.c")), library)
-    result, reports = run_suites(library, tmp_path / "logs", *PYTHON_SUITES)
+def test_the_shards_hold_every_suite_once() -> None:
+    """Each of PYTHON_SUITES is in one shard, test_movegen.py in its -k parts alone."""
+    others = [suite for shard in SHARDS.values() if shard[0] != MOVEGEN for suite in shard]
+    assert sorted([*others, MOVEGEN]) == sorted(PYTHON_SUITES)
+    assert [shard[0] for shard in SHARDS.values()].count(MOVEGEN) == len(MOVEGEN_PARTS) + 1
+
+
+@pytest.mark.parametrize("shard", SHARDS)
+def test_python_suites_on_the_sanitized_core(sanitized: Sanitized, tmp_path: Path, shard: str) -> None:
+    result, reports = run_suites(sanitized.library, tmp_path / "logs", *SHARDS[shard])
     assert reports == "", reports[-6000:]
     assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
     assert " passed" in result.stdout and "skipped" not in result.stdout, result.stdout[-2000:]
 
 
-def test_sanitized_suites_catch_a_read_past_the_walk_index(tmp_path: Path) -> None:
+def test_sanitized_suites_catch_a_read_past_the_walk_index(sanitized: Sanitized, tmp_path: Path) -> None:
     """The harness itself: a generator reading one entry past the walk index must be reported."""
     planted = tmp_path / "src"
     shutil.copytree(CSRC, planted)
@@ -194,7 +274,9 @@ def test_sanitized_suites_catch_a_read_past_the_walk_index(tmp_path: Path) -> No
     read_past_end = "    volatile uint64_t past_end = lex->walk[lex->arc_count];\n    (void)past_end;\n"
     movegen.write_text(source.replace(line, line + read_past_end))
     library = tmp_path / "libgaddag_planted.so"
-    compile_library(sorted(planted.glob("*.c")), library)
+    # the planted movegen.c, and every other file as the run built it
+    others = [path for name, path in sanitized.objects.items() if name != "movegen.c"]
+    link([*others, *compile_objects([movegen], tmp_path / "objects")], library, ("-shared", "-fPIC"))
     result, reports = run_suites(library, tmp_path / "logs", "tests/test_movegen.py", "-k", "test_full_line")
     assert result.returncode != 0
     assert "heap-buffer-overflow" in reports, (reports + result.stdout)[-3000:]

@@ -13,11 +13,22 @@ import ast
 from pathlib import Path
 
 import gaddag_solver
+from graphs import cycles
 
 PACKAGE = Path(gaddag_solver.__file__).parent
 NAME = "gaddag_solver"
-ENTRY_POINTS = {NAME, f"{NAME}.__main__", f"{NAME}.cli", f"{NAME}.web_api"}  # the top layer
+INTERFACES = (f"{NAME}.cli", f"{NAME}.web_api")  # the top layer: packages of one module a command
 GAME = f"{NAME}.game"
+CORE_API = f"{NAME}._core_api"
+
+
+def interface_of(name: str) -> str | None:
+    """The interface package (the CLI, the page's API) that module `name` belongs to, if any."""
+    return next((i for i in INTERFACES if name == i or name.startswith(i + ".")), None)
+
+
+def is_entry_point(name: str) -> bool:
+    return name in (NAME, f"{NAME}.__main__") or interface_of(name) is not None
 
 
 def module_files() -> dict[str, Path]:
@@ -30,23 +41,33 @@ def module_files() -> dict[str, Path]:
     return files
 
 
-def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
-    """The package's modules that `name` (at `path`) imports, anywhere in its source."""
+def from_imports(name: str, path: Path) -> list[tuple[ast.ImportFrom, str]]:
+    """Each `from X import ...` of module `name` (at `path`), anywhere in its source, with X
+    resolved to an absolute module name."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name in modules)
-        elif isinstance(node, ast.ImportFrom):
+        if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
-            submodules = {f"{source}.{alias.name}" for alias in node.names} & modules
-            found |= submodules
-            if len(submodules) < len(node.names) and source in modules:
-                found.add(source)
+            found.append((node, source))
+    return found
+
+
+def imports_of(name: str, path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that `name` (at `path`) imports, anywhere in its source."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+    for node, source in from_imports(name, path):
+        submodules = {f"{source}.{alias.name}" for alias in node.names} & modules
+        found |= submodules
+        if len(submodules) < len(node.names) and source in modules:
+            found.add(source)
     found.discard(name)
     return found
 
@@ -56,47 +77,32 @@ def import_graph() -> dict[str, set[str]]:
     return {name: imports_of(name, path, set(files)) for name, path in files.items()}
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The graph's strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for target in sorted(graph[node]):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
-
-
 def test_the_graph_sees_the_imports_it_should() -> None:
     graph = import_graph()
     assert len(graph) > 30 and f"{GAME}.play" in graph
     # relative imports at one and two levels, and a submodule imported from its package
     assert f"{NAME}.board" in graph[f"{NAME}.formats.cgp"]  # from ..board import Board, ...
-    assert f"{NAME}._core_api" in graph[f"{NAME}.solver"]  # from . import _core_api as core
-    assert f"{GAME}.play" in graph[f"{NAME}.web_api"]
+    assert CORE_API in graph[f"{NAME}.solver"]  # from . import _core_api as core
+    assert f"{GAME}.play" in graph[f"{NAME}.web_api.lookahead"]
+    # a package's modules importing each other (from . import solve; from ._common import ...)
+    assert f"{NAME}.cli.solve" in graph[f"{NAME}.cli"]
+    assert f"{NAME}.cli._common" in graph[f"{NAME}.cli.solve"]
+    assert f"{CORE_API}.lexicon" in graph[f"{CORE_API}.movegen"]
     # and the package's __init__ is not taken for its submodules
     assert NAME not in graph[f"{NAME}.solver"]
+
+
+def test_every_import_within_the_package_finds_its_module() -> None:
+    """A relative import one level short (`from .game import x` in a module of cli/) names a
+    module that does not exist, and fails only once the function holding it runs."""
+    import importlib.util
+
+    missing = []
+    for name, path in module_files().items():
+        for node, source in from_imports(name, path):
+            if (node.level or source.startswith(NAME + ".")) and importlib.util.find_spec(source) is None:
+                missing.append(f"{name}:{node.lineno}: {source}")
+    assert missing == []
 
 
 def test_cycles_are_found() -> None:
@@ -113,9 +119,41 @@ def test_imports_point_down() -> None:
     upward = []
     for name, targets in graph.items():
         for target in targets:
-            if target in ENTRY_POINTS and name != f"{NAME}.__main__":
-                upward.append((name, target))  # only `python -m` runs the CLI
+            if is_entry_point(target) and name != f"{NAME}.__main__":
+                # only `python -m` runs the CLI; an interface's modules import only each other
+                if interface_of(target) is None or interface_of(target) != interface_of(name):
+                    upward.append((name, target))
             in_game = name == GAME or name.startswith(GAME + ".")
-            if target.startswith(GAME) and not in_game and name not in ENTRY_POINTS:
+            if target.startswith(GAME) and not in_game and not is_entry_point(name):
                 upward.append((name, target))  # the solver and formats know nothing of games
     assert upward == []
+
+
+def test_the_checks_see_upward_imports() -> None:
+    assert interface_of(f"{NAME}.cli.solve") == f"{NAME}.cli" and interface_of(f"{NAME}.solver") is None
+    assert is_entry_point(f"{NAME}.web_api.moves") and not is_entry_point(f"{NAME}.web")
+
+
+def test_the_core_api_package_has_every_name_of_its_modules() -> None:
+    """``from gaddag_solver import _core_api as core; core.X`` reaches every X its modules define
+    (the package's __init__ imports each by name)."""
+    import importlib
+
+    package = importlib.import_module(CORE_API)
+    missing = []
+    for name, path in module_files().items():
+        if not name.startswith(CORE_API + "."):
+            continue
+        module = importlib.import_module(name)
+        for node in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined = [node.name]
+            elif isinstance(node, ast.Assign):
+                defined = [target.id for target in node.targets if isinstance(target, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                defined = [node.target.id]
+            else:
+                continue
+            missing += [f"{name}.{x}" for x in defined if getattr(package, x, None) is not getattr(module, x)]
+    assert missing == []
+    assert package.lib is importlib.import_module(f"{NAME}._binding").lib

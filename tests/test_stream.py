@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from gaddag_solver import Lexicon, Rules, Solver, cli, parse_cgp
 from gaddag_solver import _core_api as core
+from gaddag_solver.cli import _output
 from gaddag_solver.formats.leaves import Leaves
 
 REPO = Path(__file__).resolve().parent.parent
@@ -119,7 +120,7 @@ def test_the_json_writer_writes_what_json_dumps_does(
 ) -> None:
     def lazy(obj: object) -> object:  # every "moves" list as the CLI hands it over
         if isinstance(obj, dict):
-            return {k: cli._MoveDicts(v, False) if k == "moves" else lazy(v) for k, v in obj.items()}
+            return {k: _output._MoveDicts(v, False) if k == "moves" else lazy(v) for k, v in obj.items()}
         return [lazy(item) for item in obj] if isinstance(obj, list) else obj
 
     class Dicts:  # what _MoveDicts iterates: objects with to_dict
@@ -135,7 +136,7 @@ def test_the_json_writer_writes_what_json_dumps_does(
         return [wrap(item) for item in obj] if isinstance(obj, list) else obj
 
     for indent in (None, 2):
-        cli._write_json(lazy(wrap(value)), indent)
+        _output._write_json(lazy(wrap(value)), indent)
         assert capsys.readouterr().out == json.dumps(value, ensure_ascii=False, indent=indent)
 
 

@@ -21,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from build_lock import build_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 JOB = ROOT / "tests" / "parity_job.py"
@@ -43,7 +44,8 @@ def wheel() -> Path:
     finally:
         sys.path.pop(0)
     require(shutil.which("emcc") is not None, "emcc is missing: run scripts/setup_env.sh")
-    return build_wasm.build(ROOT / "build" / "wasm")
+    with build_lock():
+        return build_wasm.build(ROOT / "build" / "wasm")
 
 
 @pytest.fixture(scope="module")
@@ -86,16 +88,8 @@ def test_native_workload_is_meaningful(native_output: str) -> None:
     assert floating["count"] > 100 and any(play[2] == "across" for play in floating["corner"])
 
 
-def test_ctypes_binding_matches_cffi_natively(native_output: str, tmp_path: Path) -> None:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    require(compiler is not None, "no C compiler")
-    library = tmp_path / "libgaddag_core.so"
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*.c"))
-    subprocess.run(
-        [compiler, "-std=c11", "-O2", "-shared", "-fPIC", f"-I{ROOT / 'csrc'}", *sources, "-o", str(library)],
-        check=True,
-    )
-    env = dict(os.environ, GADDAG_SOLVER_BINDING="ctypes", GADDAG_SOLVER_CTYPES_LIB=str(library))
+def test_ctypes_binding_matches_cffi_natively(native_output: str, ctypes_library: Path) -> None:
+    env = dict(os.environ, GADDAG_SOLVER_BINDING="ctypes", GADDAG_SOLVER_CTYPES_LIB=str(ctypes_library))
     result = subprocess.run(
         [sys.executable, str(JOB), str(LEXICON), str(DATA)],
         capture_output=True,
@@ -128,5 +122,6 @@ def test_wheel_holds_wasm_and_no_native_code(wheel: Path) -> None:
         binaries = {name: archive.read(name)[:4] for name in names if name.endswith(".so")}
     assert binaries == {"gaddag_solver/libgaddag_core.so": b"\0asm"}, binaries
     assert not any(name.endswith((".pyc", "_ffi_build.py")) for name in names)
-    for module in ("lexicon.py", "solver.py", "_core_api.py", "_ctypes_ffi.py", "rules/english.json"):
+    modules = ("lexicon.py", "solver.py", "_core_api/__init__.py", "_core_api/movegen.py", "_ctypes_ffi.py")
+    for module in (*modules, "web_api/__init__.py", "web_api/moves.py", "rules/english.json"):
         assert f"gaddag_solver/{module}" in names

@@ -30,9 +30,6 @@ from playwright.sync_api import expect
 from test_web_e2e import DEFAULT_LEAVES, ENGLISH, Page, examples, native_moves, open_position
 
 pytestmark = test_web_e2e.pytestmark
-site = test_web_e2e.site
-server = test_web_e2e.server
-browser = test_web_e2e.browser
 native = test_web_e2e.native
 
 AXE = Path(test_web_e2e.ROOT) / "node_modules" / "axe-core" / "axe.min.js"
@@ -81,10 +78,17 @@ def assert_accessible(page: Page, state: str) -> None:
 
 
 def square_name(
-    r: int, c: int, tile: str | None = None, *, blank: bool = False, preview: bool = False
+    r: int,
+    c: int,
+    tile: str | None = None,
+    *,
+    blank: bool = False,
+    preview: bool = False,
+    unknown: bool = False,
 ) -> str:
     """A square's accessible name from the ruleset: "H8, double word, start, letter Q, 10 points".
-    An empty premium square also says the label printed on it (TW, DL…)."""
+    An empty premium square also says the label printed on it (TW, DL…); a tile of a word the
+    lexicon lacks says so (``unknown``)."""
     start = (r, c) == tuple(ENGLISH.start)
     premium = None
     if not start or ENGLISH.start_doubles:
@@ -106,6 +110,8 @@ def square_name(
         parts.append(f"letter {tile}, {value} {'point' if value == 1 else 'points'}")
     if preview:
         parts.append("preview")
+    if unknown:
+        parts.append("in a word not in the lexicon")
     return ", ".join(parts)
 
 
@@ -265,7 +271,7 @@ def test_on_a_phone(browser: object, server: str) -> None:
 # ---- the semantics -----------------------------------------------------------------------------
 
 
-def test_the_board_is_a_grid_of_named_squares(desk: Page) -> None:
+def test_the_board_is_a_grid_of_named_squares(desk: Page, native: Solver) -> None:
     open_position(desk, EMPTY, "")
     grid = desk.page.get_by_role("grid", name="Board")
     expect(grid.get_by_role("row")).to_have_count(ENGLISH.rows + 1)  # the column letters, then the rows
@@ -288,8 +294,15 @@ def test_the_board_is_a_grid_of_named_squares(desk: Page) -> None:
     desk.page.keyboard.press("Space")
     down_name = f"Board square {square_name(7, 9)}; typing down"
     expect(desk.page.get_by_role("textbox", name=down_name, exact=True)).to_be_focused()
-    # the whole board read back: two tiles, every other square as before
-    typed = {(7, 7): square_name(7, 7, "Q"), (7, 8): square_name(7, 8, "I", blank=True)}
+    # the whole board read back once the page has checked its words: two tiles, which spell QI, a
+    # word the lexicon lacks (said in both names), and every other square as before
+    assert "QI" not in native.lexicon  # the oracle: the lexicon itself
+    listed = "document.querySelector('#board-words').textContent.includes('Qi (8H)')"  # i: the blank
+    desk.page.wait_for_function(listed)
+    typed = {
+        (7, 7): square_name(7, 7, "Q", unknown=True),
+        (7, 8): square_name(7, 8, "I", blank=True, unknown=True),
+    }
     assert grid_cell_names(desk) == [
         typed.get((r, c), square_name(r, c)) for r in range(ENGLISH.rows) for c in range(ENGLISH.cols)
     ]

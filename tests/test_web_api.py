@@ -1,4 +1,4 @@
-"""The page's Python side (gaddag_solver/web_api.py), natively, held to the Solver; and the
+"""The page's Python side (gaddag_solver/web_api/), natively, held to the Solver; and the
 page's record reader (web/moves.js, run under Node) held to the same moves.
 
 The worker calls web_api inside Pyodide with the same JSON; the browser half is covered by

@@ -19,6 +19,7 @@ from gaddag_solver.cli import build_lexicon_main
 from gaddag_solver.cli import main as cli_main
 from gaddag_solver.rules import available_rules
 from gaddag_solver.solver import Solver
+from gaddag_solver.web_api import loaded
 from small_words import WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +31,9 @@ ROWS = ["." * 15] * 7 + ["....CAT........"] + ["." * 15] * 7
 def web_api_state() -> Iterator[None]:
     """web_api keeps what it loads in the process: put it back as it was, so no ruleset or
     lexicon made here reaches a later test (scripts/build_site.py runs in-process too)."""
-    kept = [dict(store) for store in (web_api._rules, web_api._lexicons, web_api._solvers)]
+    kept = [dict(store) for store in (loaded._rules, loaded._lexicons, loaded._solvers)]
     yield
-    for store, before in zip((web_api._rules, web_api._lexicons, web_api._solvers), kept, strict=True):
+    for store, before in zip((loaded._rules, loaded._lexicons, loaded._solvers), kept, strict=True):
         store.clear()
         store.update(before)
 
@@ -57,7 +58,7 @@ def cli_build(tmp_path: Path, name: str, data: bytes, file_name: str, rules: str
     ("file_name", "data"),
     [
         ("words.txt", "\n".join(WORDS).encode()),
-        ("words.txt.gz", gzip.compress("\r\n".join(w.lower() for w in WORDS).encode())),
+        ("words.txt.gz", gzip.compress("\r\n".join(w.lower() for w in WORDS).encode(), mtime=0)),
         ("words.json", json.dumps(WORDS + ["naïve", "X" * 16]).encode()),
     ],
 )

@@ -35,7 +35,8 @@ else:
         "playwright.sync_api", reason="pip install playwright (the test extra)"
     )
 
-from chromium import CHROMIUM, launch  # noqa: E402
+from build_lock import build_lock  # noqa: E402
+from chromium import CHROMIUM  # noqa: E402
 from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.formats.leaves import Leaves  # noqa: E402
@@ -77,28 +78,12 @@ def build_site(out: Path, lexicon_dirs: list[Path] | None = None) -> Path:
         import build_site as script
     finally:
         sys.path.pop(0)
-    return script.build(out, lexicon_dirs=lexicon_dirs)
+    with build_lock():
+        return script.build(out, lexicon_dirs=lexicon_dirs)
 
 
-@pytest.fixture(scope="module")
-def site() -> Path:
-    return build_site(SITE)
-
-
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    with static_server(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        browser = launch(p)
-        try:
-            yield browser
-        finally:
-            browser.close()
+# The site, its static server and the browser are tests/conftest.py's fixtures (site, server,
+# browser): made once per pytest-xdist worker, for every module of the page's tests.
 
 
 class Page:
@@ -210,7 +195,10 @@ class Page:
         return self.page.evaluate("window.gaddag.lastSolve")
 
     def shown(self, limit: int | None = None) -> list[tuple[str, str, int, str, str]]:
-        moves = self.page.evaluate(f"window.gaddag.shownMoves({limit if limit is not None else 'Infinity'})")
+        # as JSON text: Playwright hands tens of thousands of objects over one by one, 30 s for a
+        # two-blank rack's list on a loaded machine, where one string takes a fraction of a second
+        shown = f"window.gaddag.shownMoves({limit if limit is not None else 'Infinity'})"
+        moves = json.loads(self.page.evaluate(f"JSON.stringify({shown})"))
         return [(m["coord"], m["word"], m["score"], m["tiles_used"], m["leave"]) for m in moves]
 
     def visible_rows(self) -> list[list[str]]:

@@ -18,9 +18,6 @@ from test_endgame import short_endgame
 from test_web_e2e import Page, open_position
 
 pytestmark = test_web_e2e.pytestmark
-site = test_web_e2e.site
-server = test_web_e2e.server
-browser = test_web_e2e.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = Rules.load("english")

@@ -24,19 +24,16 @@ from gaddag_solver.solver import Solver
 from small_words import WORDS
 from test_web_e2e import Page
 
-# the page's fixtures (the site built and served, one Chromium), and its skip where there is no
-# chromium
+# the page's tests' skip where there is no chromium (their fixtures, the site built and served and
+# one Chromium, are tests/conftest.py's)
 pytestmark = test_web_e2e.pytestmark
-site = test_web_e2e.site
-server = test_web_e2e.server
-browser = test_web_e2e.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = Rules.load("english")
 # The list as a player might have it: lower case, a word with a letter outside A-Z, one longer
 # than the board, a blank line, CRLF line ends; gzipped.
 WORD_FILE = gzip.compress(
-    ("\r\n".join([w.lower() for w in WORDS] + ["café", "", "A" * 16]) + "\r\n").encode("utf-8")
+    ("\r\n".join([w.lower() for w in WORDS] + ["café", "", "A" * 16]) + "\r\n").encode("utf-8"), mtime=0
 )
 
 

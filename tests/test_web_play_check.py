@@ -16,11 +16,8 @@ from gaddag_solver import Board, judge, judge_tiles
 from test_web_e2e import (  # noqa: F401  (fixtures)
     ENGLISH,
     Page,
-    browser,
     examples,
     native,
-    server,
-    site,
 )
 
 

@@ -21,12 +21,9 @@ from gaddag_solver.game.review import GameReview, review_replay
 from gaddag_solver.solver import Solver
 from test_web_e2e import Page, open_position
 
-# the page's fixtures (the site built and served, one Chromium), and its skip where there is no
-# chromium
+# the page's tests' skip where there is no chromium (their fixtures, the site built and served and
+# one Chromium, are tests/conftest.py's)
 pytestmark = test_web_e2e.pytestmark
-site = test_web_e2e.site
-server = test_web_e2e.server
-browser = test_web_e2e.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "data" / "gcg"

@@ -1,6 +1,6 @@
 // The solver's plays as the page holds them: the C core's gd_move records, read in place.
 //
-// The worker hands over the records exactly as the core wrote them (gaddag_solver/web_api.py,
+// The worker hands over the records exactly as the core wrote them (gaddag_solver/web_api/,
 // "records" format): 48 bytes each, little-endian — int32 score; int32 equity (hundredths of a
 // point); uint8 row, col, direction (0 across, 1 down), length, tiles placed, kind (0 play,
 // 1 exchange, 2 pass); 2 reserved bytes; uint8 word[32], one letter code

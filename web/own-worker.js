@@ -1,5 +1,5 @@
 // The worker's side of the player's own lexicons and rulesets (web/worker.js hands these
-// requests here). Python builds and validates (gaddag_solver/web_api.py); only what it accepted
+// requests here). Python builds and validates (gaddag_solver/web_api/); only what it accepted
 // is stored (web/user-store.js), so a bad file never replaces anything kept.
 //
 // Page → worker:

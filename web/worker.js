@@ -1,6 +1,6 @@
 // The solver's Web Worker: boots Pyodide from our own files, installs our wheel (the Python
 // package with the C core as a WebAssembly side module), loads lexicons and answers the page's
-// requests with Python (gaddag_solver/web_api.py). The page never waits on it: every request
+// requests with Python (gaddag_solver/web_api/). The page never waits on it: every request
 // is a message, answered by a message.
 //
 // Page → worker: {id, type, ...}

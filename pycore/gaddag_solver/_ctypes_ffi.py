@@ -1,5 +1,5 @@
 """The C core through ctypes: a stand-in for the part of cffi's ``ffi``/``lib`` that
-_core_api.py uses, so one wrapper serves both bindings.
+the _core_api package uses, so one wrapper serves both bindings.
 
 Inside Pyodide there is no cffi; the core is a WebAssembly side module
 (``libgaddag_core.so``, shipped in the browser wheel) that Pyodide's ctypes loads. The same

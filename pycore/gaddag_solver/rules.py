@@ -436,7 +436,7 @@ class Rules:
         raise RulesError(f"{self.name}: letter code {code} is outside 1..{len(self.values)}")
 
     def score_ceiling(self) -> int:
-        """The most a play can score, as the core bounds it (csrc/crossset.c, score_ceiling): a play
+        """The most a play can score, as the core bounds it (csrc/rules_check.c, score_ceiling): a play
         places k ≤ min(rack_size, longest_line) tiles; its main word holds at most k new tiles at
         the highest letter premium and the rest of a line at face value, times the product of the
         k highest word premiums of some line; each new tile forms at most one cross-word, of at most

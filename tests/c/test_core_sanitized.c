@@ -28,9 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gaddag_format.h" /* the anagram filter, built with the walk index */
-#include "movegen_internal.h" /* its probe with a blank */
+#include "anagram_filter.h" /* the filter built with the walk index, its probe with a blank */
+#include "gaddag_format.h"
 #include "gaddag_solver.h"
+#include "movegen_internal.h" /* how moves rank */
+#include "tiles.h"            /* what a rack is worth */
 
 static int failures;
 /* 1 while the lexicons queried are built ones: their answers are words of at most the header's

@@ -18,7 +18,7 @@ with atheris.instrument_imports():
     from _common import fuzz
     from gaddag_solver import Lexicon, Rules, build_gaddag, solve
     from gaddag_solver.board import PositionError
-    from gaddag_solver.cli import _board_position
+    from gaddag_solver.cli._positions import _board_position
     from small_words import WORDS
 
 ENGLISH = Rules.load("english")

@@ -1,0 +1,110 @@
+"""Simulation in the core.
+
+A gd_sim state is one flat buffer; the C keeps pointers to the lexicon, the rules and the leave
+table, so the SimState keeps them alive.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, NamedTuple
+
+from .._binding import ffi, lib
+from .errors import CoreError, _message
+from .game import GameState
+from .lexicon import OpenedLexicon, ensure_walk_index
+from .movegen import MOVE_RECORD_SIZE
+
+SIM_CANDIDATE = struct.Struct("<48sIIQqddQ")  # gd_sim_candidate
+if SIM_CANDIDATE.size != ffi.sizeof("gd_sim_candidate"):  # pragma: no cover - header and layout disagree
+    raise ImportError(f"gd_sim_candidate is {ffi.sizeof('gd_sim_candidate')} bytes, not {SIM_CANDIDATE.size}")
+
+
+class SimCandidateStats(NamedTuple):
+    record: bytes  # the candidate's gd_move
+    dropped: bool
+    iterations: int
+    value_sum: int  # hundredths
+    value_squares: float  # hundredths squared
+    wins: float
+    opponent_bingos: int
+
+
+class SimState:
+    """A started simulation (gd_sim_start) and what it points at."""
+
+    __slots__ = ("buffer", "options", "error", "keep", "results")
+
+    def __init__(self) -> None:
+        self.buffer = ffi.new("uint64_t[]", (lib.gd_sim_size() + 7) // 8)
+        self.options = ffi.new("gd_sim_options *")
+        self.error = ffi.new("gd_error *")
+        self.results = ffi.new("gd_sim_candidate[]", lib.GD_SIM_MAX_CANDIDATES)
+        self.keep: tuple[Any, ...] = ()
+
+    def check(self, rc: int, what: str) -> None:
+        if rc != lib.GD_OK:
+            raise CoreError(_message(self.error) or f"{what} failed with code {rc}")
+
+
+def sim_start(
+    lexicon: OpenedLexicon,
+    rules: Any,
+    game: GameState,
+    candidates: list[bytes],
+    leaves: Any,
+    plies: int,
+    min_iterations: int,
+    prune_z: float,
+    spread_sigma: float,
+    seed: int,
+) -> SimState:
+    """Start simulating `candidates` (gd_move records) from the game's position; `leaves` a
+    gd_leaves or None."""
+    ensure_walk_index(lexicon)
+    if any(len(record) != MOVE_RECORD_SIZE for record in candidates):
+        raise CoreError(f"a move record is {MOVE_RECORD_SIZE} bytes")
+    if len(candidates) > lib.GD_SIM_MAX_CANDIDATES:
+        raise CoreError(f"{len(candidates)} candidates: at most {lib.GD_SIM_MAX_CANDIDATES}")
+    state = SimState()
+    moves = ffi.new("gd_move[]", max(1, len(candidates)))
+    if candidates:
+        ffi.memmove(moves, b"".join(candidates), len(candidates) * MOVE_RECORD_SIZE)
+    options = state.options
+    options.leaves = ffi.NULL if leaves is None else ffi.cast("gd_leaves *", leaves)
+    options.plies = plies
+    options.min_iterations = min_iterations
+    options.prune_z = prune_z
+    options.spread_sigma = spread_sigma
+    options.seed = seed & 0xFFFFFFFFFFFFFFFF
+    state.keep = (lexicon, rules, leaves)
+    rc = lib.gd_sim_start(
+        state.buffer, lexicon.struct, rules, game.game, moves, len(candidates), options, state.error
+    )
+    state.check(rc, "gd_sim_start")
+    return state
+
+
+def sim_run(state: SimState, iterations: int) -> None:
+    """Up to `iterations` more iterations (fewer when one candidate is left)."""
+    state.check(lib.gd_sim_run(state.buffer, iterations, state.error), "gd_sim_run")
+
+
+def sim_results(state: SimState) -> tuple[list[SimCandidateStats], int, int]:
+    """(each candidate's statistics in the order given, candidates left, iterations run)."""
+    count = ffi.new("uint32_t[]", 1)
+    live = ffi.new("uint32_t[]", 1)
+    iterations = ffi.new("uint64_t[]", 1)
+    state.check(
+        lib.gd_sim_results(
+            state.buffer, state.results, lib.GD_SIM_MAX_CANDIDATES, count, live, iterations, state.error
+        ),
+        "gd_sim_results",
+    )
+    n = int(count[0])
+    data = ffi.buffer(state.results, n * SIM_CANDIDATE.size)[:]
+    stats = [
+        SimCandidateStats(record, bool(dropped), its, total, squares, wins, bingos)
+        for record, dropped, _reserved, its, total, squares, wins, bingos in SIM_CANDIDATE.iter_unpack(data)
+    ]
+    return stats, int(live[0]), int(iterations[0])

@@ -1,0 +1,45 @@
+"""What every command shares: exit statuses, error messages, argument types, JSON and status lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_USAGE = 2
+EXIT_FAILURE = 1
+NO_TABLE = "none"  # --leaves none: equity with every leave worth 0
+
+
+def _error(message: str, status: int = EXIT_FAILURE) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return status
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _status_line(text: str) -> None:
+    """Redraw one line of live status on stderr."""
+    sys.stderr.write(f"\r{text}\x1b[K")
+    sys.stderr.flush()
+
+
+def _print_columns(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    """A plain table: each column as wide as its widest cell."""
+    widths = [max(len(h), *(len(r[k]) for r in rows)) if rows else len(h) for k, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for row in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())

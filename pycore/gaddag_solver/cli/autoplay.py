@@ -1,0 +1,100 @@
+"""``gaddag-solver autoplay``: self-play between two players, with statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..alphabet import AlphabetError
+from ..lexicon import LexiconFormatError
+from ..lexicons import LexiconNotFoundError
+from ..rules import Rules, RulesError
+from ._common import EXIT_USAGE
+
+
+def cmd_autoplay(args: argparse.Namespace) -> int:
+    """Self-play: games between two players, a table of results (see gaddag_solver.game.autoplay)."""
+    from pathlib import Path
+
+    from ..formats.gcg import format_gcg
+    from ..game import autoplay
+    from ..progress import ProgressBar
+
+    try:
+        if args.games < 1:
+            raise autoplay.AutoplayError(f"--games must be at least 1, not {args.games}")
+        if args.workers is not None and args.workers < 1:
+            raise autoplay.AutoplayError(f"--workers must be at least 1, not {args.workers}")
+        specs = [autoplay.PlayerSpec.parse(text) for text in args.players.split(",")]
+        if len(specs) != 2:
+            raise autoplay.AutoplayError(
+                f"--players names two players (A,B), not {len(specs)}: {args.players!r}"
+            )
+        rules = Rules.load(args.rules)
+        lexicon = args.lexicon or rules.default_lexicon
+        if not lexicon:
+            raise LexiconNotFoundError(f"ruleset {rules.name!r} has no default lexicon: give --lexicon")
+        match = autoplay.Match.create(lexicon, args.rules, specs)
+        bar = ProgressBar("games") if args.progress or sys.stderr.isatty() else None
+        try:
+            run = autoplay.run_autoplay(
+                match, args.games, args.seed, workers=args.workers, scheduler=args.scheduler,
+                keep_games=args.gcg_dir is not None, progress=bar,
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+    except (
+        autoplay.AutoplayError,
+        LexiconNotFoundError,
+        LexiconFormatError,
+        RulesError,
+        AlphabetError,
+    ) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(autoplay.format_table(run))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(autoplay.summary_json(run, match), handle, ensure_ascii=False, indent=2)
+            handle.write("\n")
+    if args.gcg_dir is not None:
+        folder = Path(args.gcg_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        rules = Rules.load(args.rules)
+        width = len(str(args.games - 1))
+        for record in run.records:
+            assert record.game is not None
+            names = match.names if record.first == 0 else match.names[::-1]
+            text = format_gcg(record.game, rules, names, title=f"game {record.index} seed {record.seed}")
+            (folder / f"game-{record.index:0{width}d}.gcg").write_text(text, encoding="utf-8")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "autoplay",
+        help="self-play: many games between two players, with statistics",
+        description="Play games between two players in mirrored pairs (the same bag, seats swapped) "
+        "and report wins, spread and bingos with 95%% confidence intervals.",
+        epilog="Example: gaddag-solver autoplay --lexicon sowpods --players equity,greedy --games 1000",
+    )
+    p.add_argument("--lexicon", help="lexicon name or .gaddag path (default: the ruleset's default lexicon)")
+    p.add_argument("--rules", default="english", help="ruleset name or .json path (default english)")
+    p.add_argument(
+        "--players",
+        default="equity,greedy",
+        help="two players, comma-separated: greedy, equity (no leave table), equity:LEAVES "
+        "(a leave table's name or path), or endgame / endgame:LEAVES (equity, then the pre-endgame "
+        "with 1-2 in the bag and the exact endgame, 5 s a search); default equity,greedy",
+    )
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed, the same games")
+    p.add_argument("--workers", type=int, help="local worker processes (default: every core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask scheduler (tcp://HOST:8786)")
+    p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
+    p.add_argument("--json", metavar="FILE", help="write the summary as JSON to FILE")
+    p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    p.set_defaults(run=cmd_autoplay)

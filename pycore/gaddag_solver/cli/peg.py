@@ -1,0 +1,105 @@
+"""``gaddag-solver peg``: a pre-endgame solved (1 to 6 tiles in the bag; docs/preendgame.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from ._common import EXIT_USAGE, _dumps, _error, _print_columns, _status_line
+from ._lookahead import _lookahead_game, position_arguments
+
+
+def _percent(value: Any) -> str:
+    return f"{100 * float(value):.1f}"
+
+
+def cmd_peg(args: argparse.Namespace) -> int:
+    """Solve a pre-endgame (1 to 6 tiles in the bag; docs/preendgame.md)."""
+    from ..game.preendgame import EXACT, PreendgameError, PreendgameSearch
+
+    try:
+        game, _rules, table = _lookahead_game(args)
+        search = PreendgameSearch(game, leaves=table)
+    except PreendgameError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    show = args.progress or sys.stderr.isatty()
+    shown_at = [0.0]
+
+    def progress(result: Any) -> None:
+        if show and time.monotonic() - shown_at[0] >= 0.25:
+            shown_at[0] = time.monotonic()
+            done = sum(1 for c in result.candidates if c.status != "pending")
+            best = (
+                f"best {result.best.move} {_percent(result.best.win)}%"
+                if result.best_index is not None
+                else ""
+            )
+            _status_line(
+                f"{done}/{len(result.candidates)} candidates  {result.endgames:,} endgames  "
+                f"{result.elapsed:.1f} s  {best}"
+            )
+
+    try:
+        result = search.run(args.time, progress)
+    except KeyboardInterrupt:
+        search.stop()
+        result = search.run(0)  # the standing, no more search
+        print("\ninterrupted: the standing so far", file=sys.stderr)
+    except PreendgameError as exc:
+        return _error(str(exc))
+    spread = None
+    if result.best_index is not None and not args.no_spread:
+        left = None if args.time is None else max(1.0, args.time - result.elapsed)
+        try:
+            spread = search.expected_spread(result.best_index, time_limit=left)
+        except KeyboardInterrupt:
+            spread = None
+    if show:
+        sys.stderr.write("\n")
+    if args.format == "json":
+        print(_dumps({**result.to_dict(), "best_expected_spread": None if spread is None else float(spread)}))
+        return 0
+    shown = [c for c in result.candidates if c.status == EXACT] if not args.all else result.candidates
+    shown = shown[: args.top] if args.top else shown
+    headers = ("move", "win %", "status", "wins when the bag holds", "loses when the bag holds")
+    rows = []
+    for c in shown:
+        win = _percent(c.win) if c.win is not None else f"{_percent(c.win_low)}–{_percent(c.win_high)}"
+        wins = sorted({bag for bag, _r, _w, o in c.worlds if o == 1})
+        loses = sorted({bag for bag, _r, _w, o in c.worlds if o == 0})
+        rows.append((str(c.move), win, c.status, " ".join(wins), " ".join(loses)))
+    _print_columns(headers, rows)
+    if result.best_index is not None:
+        verdict = "exact" if result.complete else "the best so far (not every candidate valued)"
+        average = "" if spread is None else f", expected final spread {float(spread):+.1f}"
+        print(f"best: {result.best.move}, wins {_percent(result.best.win)}% ({verdict}){average}")
+    ruled = sum(1 for c in result.candidates if c.status == "ruled out")
+    print(
+        f"{result.bag} in the bag, {result.worlds} racks the opponent may hold; {len(result.candidates)} "
+        f"candidates, {ruled} ruled out; {result.endgames:,} endgames, {result.nodes:,} positions in "
+        f"{result.elapsed:.2f} s ({result.reason})"
+    )
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "peg",
+        help="solve a pre-endgame (1 to 6 tiles in the bag)",
+        description="For every play and the pass of the player to move, the probability of winning "
+        "(a tie counts half) over every rack the opponent may hold and every order of the bag, both "
+        "sides choosing their best on what they can see, to the exact endgame (docs/preendgame.md). "
+        "Candidates go in equity order; one that cannot beat the best is ruled out. The opponent's "
+        "rack in the position is ignored.",
+        epilog='Example: gaddag-solver peg --cgp "<board> AEINRST/ 350/362 0 lex CSW21;" --time 60',
+    )
+    position_arguments(p)
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long (the standing then)")
+    p.add_argument("--top", type=int, default=10, help="candidates shown (default 10; 0: all)")
+    p.add_argument("--all", action="store_true", help="show ruled-out candidates too, with their bounds")
+    p.add_argument(
+        "--no-spread", action="store_true", help="skip the best move's expected final spread (exact endgames)"
+    )
+    p.set_defaults(run=cmd_peg)

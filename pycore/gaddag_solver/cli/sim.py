@@ -1,0 +1,96 @@
+"""``gaddag-solver sim``: the best candidates of a position simulated (docs/simulation.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ._common import EXIT_USAGE, _count, _dumps, _error, _print_columns, _status_line
+from ._lookahead import _lookahead_game, position_arguments
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Simulate the best candidates of a position (docs/simulation.md)."""
+    from ..game.simulate import Simulation, SimulationError
+
+    try:
+        game, _rules, table = _lookahead_game(args)
+        simulation = Simulation(
+            game, leaves=table, candidates=args.candidates, plies=args.plies, confidence=args.confidence,
+            seed=args.seed,
+        )  # fmt: skip
+    except SimulationError as exc:
+        return _error(str(exc), EXIT_USAGE)
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(result: Any) -> None:
+        if show and result.candidates:
+            best = result.best
+            left = sum(1 for c in result.candidates if not c.dropped)
+            _status_line(
+                f"{result.iterations} iterations  {left} candidates left  best {best.move} "
+                f"{best.mean:+.1f} ± {1.96 * best.stderr:.1f}"
+            )
+
+    try:
+        result = simulation.run(args.iterations, args.time, progress)
+    except KeyboardInterrupt:
+        result = simulation.result()
+        print("\ninterrupted: the standing so far", file=sys.stderr)
+    if show:
+        sys.stderr.write("\n")
+    if args.format == "json":
+        print(_dumps(result.to_dict()))
+        return 0
+    headers = ("rank", "move", "equity", "value", "±95%", "win %", "opp bingo %", "iterations", "")
+    rows = [
+        (
+            str(i),
+            str(c.move),
+            f"{c.equity:.2f}",
+            f"{c.mean:.2f}",
+            f"{1.96 * c.stderr:.2f}",
+            f"{100 * c.win_rate:.1f}",
+            f"{100 * c.opponent_bingo_rate:.1f}",
+            str(c.iterations),
+            "dropped" if c.dropped else "",
+        )  # fmt: skip
+        for i, c in enumerate(result.candidates, 1)
+    ]
+    _print_columns(headers, rows)
+    verdict = {
+        "decided": "the stopping rule picked the leader",
+        "iterations": "the iteration limit was reached",
+        "time": "the time limit was reached",
+        "stopped": "stopped",
+    }.get(result.reason, result.reason)
+    print(
+        f"{result.iterations} iterations, {args.plies} plies, {result.elapsed:.2f} s "
+        f"({result.playouts_per_second:.0f} playouts/s): {verdict}"
+    )
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "sim",
+        help="simulate the best candidates of a position (Monte Carlo look-ahead)",
+        description="Play each of the best candidates by static equity forward against random "
+        "opponent racks and draws (the same draws for every candidate), a few plies deep, until "
+        "the stopping rule is sure of the leader or a limit is reached (docs/simulation.md).",
+        epilog='Example: gaddag-solver sim --cgp "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 '
+        'AEINRST/ 0/0 0" --time 2',
+    )
+    position_arguments(p)
+    p.add_argument("--candidates", type=_count, default=15, help="how many candidates (default 15)")
+    p.add_argument("--plies", type=_count, default=2, help="moves played after each candidate (default 2)")
+    p.add_argument("--iterations", type=_count, default=2000, help="most iterations (default 2000)")
+    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.99,
+        help="drop a candidate once the leader is better at this confidence (default 0.99; 0: never)",
+    )
+    p.set_defaults(run=cmd_sim)

@@ -1,0 +1,214 @@
+"""Looking ahead, a step at a time: simulation, the endgame search and the pre-endgame.
+
+The page drives both: a "start" request makes the search and keeps it under a session number, each
+"step" runs it for about ``ms`` milliseconds and answers with the standing, and "stop" drops it. A
+step returns within its time, so the worker answers other requests between steps and the page
+stops a search by sending no more steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..formats.leaves import Leaves
+from ..game.endgame import EndgameError, EndgameSearch
+from ..game.play import Game, GameError
+from ..game.preendgame import PreendgameError, PreendgameSearch
+from ..game.simulate import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_ITERATIONS,
+    DEFAULT_PLIES,
+    Simulation,
+    SimulationError,
+)
+from ..rack import RackError
+from ..rules import Rules
+from ._base import ApiError, _board, _error, _placed, _rack, _whole
+from .loaded import (
+    _leave_table,
+    _solver,
+)
+
+_sessions: dict[int, Any] = {}
+_next_session = [1]
+MAX_SESSIONS = 4
+DEFAULT_STEP_MS = 150
+
+
+def _look_ahead_game(request: dict[str, Any]) -> tuple[Game, Rules, Leaves | None]:
+    solver = _solver(request.get("lexicon"), request.get("rules"))
+    rules = solver.rules
+    table = _leave_table(request.get("leaves"), rules)
+    board = _board(request.get("board"), rules)
+    rack = _rack(request.get("rack"), rules)
+    opponent = request.get("opponent_rack")
+    try:
+        return Game.from_board(board, rack, solver.lexicon, opponent or None), rules, table
+    except (GameError, RackError) as exc:
+        raise ApiError(str(exc), "board") from None
+
+
+def _session(request: dict[str, Any]) -> Any:
+    number = request.get("session")
+    if number not in _sessions:
+        raise ApiError(f"no search in progress with session {number!r} (start one first)", "request")
+    return _sessions[number]
+
+
+def _keep(search: Any) -> int:
+    while len(_sessions) >= MAX_SESSIONS:  # the oldest searches make room
+        del _sessions[min(_sessions)]
+    number = _next_session[0]
+    _next_session[0] += 1
+    _sessions[number] = search
+    return number
+
+
+def _step_seconds(request: dict[str, Any]) -> float:
+    ms = request.get("ms", DEFAULT_STEP_MS)
+    if isinstance(ms, bool) or not isinstance(ms, int | float) or not 1 <= ms <= 10_000:
+        raise ApiError(f"ms must be a number of milliseconds from 1 to 10000, not {ms!r}", "request")
+    return ms / 1000
+
+
+def _last(items: Iterable[Any]) -> Any:
+    """The last of ``items`` (running them all), or None."""
+    found = None
+    for found in items:  # noqa: B007 - the last one is wanted
+        pass
+    return found
+
+
+def _standing(result: Any) -> dict[str, Any]:
+    return {
+        "iterations": result.iterations,
+        "decided": result.decided,
+        "reason": result.reason,
+        "elapsed": result.elapsed,
+        "candidates": [
+            {**c.to_dict(), "placed": _placed(c.move), "kind": c.move.kind} for c in result.candidates
+        ],
+    }
+
+
+def _stepped(
+    request: dict[str, Any],
+    start: Callable[[dict[str, Any]], dict[str, Any]],
+    step: Callable[[Any, float], dict[str, Any]],
+) -> dict[str, Any]:
+    """Dispatch a look-ahead request by its ``action``: start, step (``session``, ``ms``) or stop."""
+    try:
+        action = request.get("action")
+        if action == "start":
+            return start(request)
+        if action == "step":
+            return {"session": request["session"], **step(_session(request), _step_seconds(request))}
+        if action == "stop":
+            _sessions.pop(request.get("session"), None)
+            return {"stopped": True}
+        raise ApiError(f"action must be start, step or stop, not {action!r}", "request")
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+
+
+def simulate(request: dict[str, Any]) -> dict[str, Any]:
+    """``action`` "start" (the position as for :func:`solve`, ``leaves``, ``candidates`` (15),
+    ``plies`` (2), ``confidence`` (0.99), ``seed``), "step" (``session``, ``ms``, ``iterations``:
+    the most in all) or "stop" (``session``). Start and step answer the standing: the candidates
+    best first with value, standard error, iterations, win rate, the opponent's bingo rate,
+    whether dropped, and ``done`` once the stopping rule decided or the iterations ran out."""
+
+    def start(request: dict[str, Any]) -> dict[str, Any]:
+        game, _rules, table = _look_ahead_game(request)
+        plies = request.get("plies")
+        try:
+            simulation = Simulation(
+                game, leaves=table, candidates=_whole(request, "candidates") or DEFAULT_CANDIDATES,
+                plies=DEFAULT_PLIES if plies is None else _whole(request, "plies"),
+                confidence=float(request.get("confidence", DEFAULT_CONFIDENCE)),
+                seed=_whole(request, "seed") or 0,
+            )  # fmt: skip
+        except (SimulationError, TypeError, ValueError) as exc:
+            raise ApiError(str(exc), "request") from None
+        return {"session": _keep(simulation), **_standing(simulation.result()), "done": False}
+
+    def step(simulation: Simulation, seconds: float) -> dict[str, Any]:
+        limit = _whole(request, "iterations") or DEFAULT_ITERATIONS
+        result = _last(simulation.batches(limit, seconds)) or simulation.result()
+        return {**_standing(result), "done": result.reason in ("decided", "iterations")}
+
+    return _stepped(request, start, step)
+
+
+def endgame(request: dict[str, Any]) -> dict[str, Any]:
+    """``action`` "start" (the position as for :func:`solve`, the bag empty: ``opponent_rack``, or
+    the unseen tiles are the opponent's), "step" (``session``, ``ms``) or "stop". A step answers
+    the deepest finished search: ``value`` (the spread the player to move gains), the ``line``
+    (each move with the tiles it places), ``depth``, ``complete`` (exact) and ``done``."""
+
+    def start(request: dict[str, Any]) -> dict[str, Any]:
+        game, _rules, _table = _look_ahead_game(request)
+        try:
+            search = EndgameSearch(game)
+        except EndgameError as exc:
+            raise ApiError(str(exc), "board") from None
+        return {"session": _keep(search), "done": False, "depth": 0, "line": []}
+
+    def step(search: EndgameSearch, seconds: float) -> dict[str, Any]:
+        found = _last(search.deepen(time_limit=seconds))
+        if found is None:
+            return {"done": False, "depth": 0, "line": []}
+        return {
+            **found.to_dict(),
+            "line": [{"move": str(m), "placed": _placed(m), "kind": m.kind} for m in found.line],
+            "done": found.complete or found.reason == "depth",
+        }
+
+    return _stepped(request, start, step)
+
+
+PREENDGAME_ROWS = 30  # candidates a step answers: the exact ones by their chance, then the pending
+
+
+def preendgame(request: dict[str, Any]) -> dict[str, Any]:
+    """``action`` "start" (the position as for :func:`solve` with 1 to 6 tiles in the bag, and
+    ``leaves`` for the candidates' order), "step" (``session``, ``ms``) or "stop". A step answers
+    the standing (docs/preendgame.md): the best so far, ``complete`` once every candidate is exact
+    or ruled out, and up to PREENDGAME_ROWS candidates (exact first, by their probability of
+    winning) each with its status, ``win`` (exact) or bounds, and the bags it wins and loses with."""
+
+    def start(request: dict[str, Any]) -> dict[str, Any]:
+        game, _rules, table = _look_ahead_game(request)
+        try:
+            search = PreendgameSearch(game, leaves=table)
+        except PreendgameError as exc:
+            raise ApiError(str(exc), "board") from None
+        return {"session": _keep(search), "done": False, "candidates": [], "complete": False}
+
+    def step(search: PreendgameSearch, seconds: float) -> dict[str, Any]:
+        result = search.run(time_limit=seconds)
+        order = sorted(
+            range(len(result.candidates)),
+            key=lambda i: (result.candidates[i].status != "exact", -result.candidates[i].win_high, i),
+        )
+        rows = []
+        for i in [i for i in order if result.candidates[i].status != "ruled out"][:PREENDGAME_ROWS]:
+            c = result.candidates[i]
+            rows.append({
+                "move": str(c.move), "placed": _placed(c.move), "kind": c.move.kind, "status": c.status,
+                "best": i == result.best_index, "win": None if c.win is None else float(c.win),
+                "win_low": float(c.win_low), "win_high": float(c.win_high),
+                "wins_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 1}),
+                "loses_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 0}),
+            })  # fmt: skip
+        ruled = sum(1 for c in result.candidates if c.status == "ruled out")
+        return {
+            "candidates": rows, "complete": result.complete, "done": result.complete, "bag": result.bag,
+            "worlds": result.worlds, "count": len(result.candidates), "ruled_out": ruled,
+            "endgames": result.endgames, "nodes": result.nodes, "elapsed": result.elapsed,
+            "best": None if result.best_index is None else str(result.best.move),
+        }  # fmt: skip
+
+    return _stepped(request, start, step)
