@@ -2,7 +2,8 @@
 # Run every test: set up the environment (scripts/setup_env.sh), lint, then pytest on every core
 # (pytest-xdist; how the tests are shared out: tests/conftest.py). pytest covers the C core too
 # (including the sanitizer build under tests/). Extra arguments go to pytest, e.g.
-# `bash scripts/test.sh -k movegen`; PYTEST_WORKERS (default auto: one per core) sets -n.
+# `bash scripts/test.sh -k movegen`; PYTEST_WORKERS (default auto: one per core) sets -n. The ten
+# slowest tests are listed at the end (--durations=10), so a slow one is seen when it appears.
 # The time each step took is printed at the end, passed or not.
 set -euo pipefail
 
@@ -38,9 +39,9 @@ ruff format --check .
 step_done "lint"
 
 workers="${PYTEST_WORKERS:-auto}"
-echo "==> python -m pytest -q -n $workers --dist loadscope tests $*" >&2
+echo "==> python -m pytest -q -n $workers --dist loadscope --durations=10 tests $*" >&2
 status=0
-python -m pytest -q -n "$workers" --dist loadscope tests "$@" || status=$?
+python -m pytest -q -n "$workers" --dist loadscope --durations=10 tests "$@" || status=$?
 step_done "pytest"
 if [ "$status" -eq 5 ]; then
     echo "FAILED: pytest collected no tests (exit code 5); an empty run never counts as a pass" >&2
