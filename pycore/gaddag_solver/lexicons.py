@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .file_io import ARCHIVE_CAP, read_capped
 from .hunspell import expand
 
 ENV_VAR = "GADDAG_SOLVER_LEXICONS"
@@ -353,7 +354,7 @@ def _matches(member_name: str, wanted: str) -> bool:
 def _deb_data(archive: Path) -> bytes:
     """The data.tar.* member of a Debian package (an ``ar`` archive: a signature, then per member
     a 60-byte header with the name and decimal size, the bytes, and padding to an even size)."""
-    raw = archive.read_bytes()
+    raw = read_capped(archive, ARCHIVE_CAP, "word-list archive", RuntimeError)
     if not raw.startswith(b"!<arch>\n"):
         raise RuntimeError(f"{archive.name}: not a Debian package")
     at = 8

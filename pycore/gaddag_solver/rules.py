@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .alphabet import BLANK_FLAG, MAX_LETTERS, Alphabet, AlphabetError, normalize_text
+from .file_io import RULES_CAP, read_capped
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -184,7 +185,7 @@ class Rules:
             if "\0" in str(path):
                 raise RulesError(f"{str(path)!r}: cannot read: a path holds no NUL byte")
             try:
-                text = path.read_text(encoding="utf-8")
+                text = read_capped(path, RULES_CAP, "ruleset file", RulesError).decode("utf-8")
             except OSError as error:
                 raise RulesError(f"{path}: cannot read: {error.strerror or error}") from None
             except UnicodeDecodeError as error:

@@ -5,12 +5,14 @@ that is dropped accounted for."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .alphabet import Alphabet, AlphabetError, shown
+from .file_io import WORD_LIST_CAP, read_capped, read_stream_capped, too_large
 
 EXAMPLES_KEPT = 5
 # Line ends: LF, CRLF or a lone CR, and nothing else (str.splitlines would also split at form
@@ -62,11 +64,12 @@ class FilterReport:
 def read_entries(path: str | Path) -> tuple[list[str], str]:
     """The raw entries of a word list, one per line (or JSON element), and their unit name.
 
-    Raises WordListError naming the file and position of anything unreadable.
+    Raises WordListError naming the file and position of anything unreadable, or a file over
+    WORD_LIST_CAP.
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, WORD_LIST_CAP, "word list", WordListError)
     except OSError as exc:
         raise WordListError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return decode_entries(raw, str(path))
@@ -74,12 +77,17 @@ def read_entries(path: str | Path) -> tuple[list[str], str]:
 
 def decode_entries(raw: bytes, source: str) -> tuple[list[str], str]:
     """:func:`read_entries` for a file's bytes (a file dropped on the web page); ``source``
-    names it in messages."""
+    names it in messages. Unpacked, a gzipped list is held to WORD_LIST_CAP too."""
+    if len(raw) > WORD_LIST_CAP:
+        raise WordListError(too_large(source, WORD_LIST_CAP, "word list"))
     if raw[:2] == b"\x1f\x8b":
         try:
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unpacked:
+                raw = read_stream_capped(unpacked, WORD_LIST_CAP)
         except (OSError, EOFError) as exc:
             raise WordListError(f"{source}: not a valid gzip file: {exc}") from None
+        if len(raw) > WORD_LIST_CAP:
+            raise WordListError(too_large(f"{source} (unpacked)", WORD_LIST_CAP, "word list"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

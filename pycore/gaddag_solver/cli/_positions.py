@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
+import io
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 from .._core_api import CoreError
 from ..alphabet import AlphabetError
 from ..board import Board, PositionError
 from ..dawg import DawgMismatchError
+from ..file_io import BOARD_CAP, MIB, POSITION_LINE_CAP, read_capped
 from ..lexicon import Lexicon, LexiconFormatError
 from ..lexicons import LexiconNotFoundError, resolve_lexicon
 from ..rack import Rack, RackError
@@ -50,25 +55,61 @@ class _Lexicons:
 
 
 def _text_lines(path: str) -> list[str | UnicodeDecodeError]:
-    """The lines of a text file ('-': stdin), ends LF, CRLF or CR, a UTF-8 byte order mark at the
-    start skipped. Each line is decoded on its own: one that is not UTF-8 is its UnicodeDecodeError
-    (see :func:`_not_text`), so a bad byte spoils only its own line."""
-    if path == "-":
-        stdin = sys.stdin
-        data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
-    else:
-        with open(path, "rb") as handle:
-            data = handle.read()
+    """The lines of a board file ('-': stdin), at most BOARD_CAP bytes (a PositionError beyond),
+    ends LF, CRLF or CR, a UTF-8 byte order mark at the start skipped. Each line is decoded on its
+    own: one that is not UTF-8 is its UnicodeDecodeError (see :func:`_not_text`), so a bad byte
+    spoils only its own line."""
+    data = read_capped(path, BOARD_CAP, "board file", PositionError)
     lines = LINE_BREAK_BYTES.split(data.removeprefix(codecs.BOM_UTF8))
     if lines[-1] == b"":
         lines.pop()
-    decoded: list[str | UnicodeDecodeError] = []
-    for raw in lines:
-        try:
-            decoded.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            decoded.append(exc)
-    return decoded
+    return [_decoded(raw) for raw in lines]
+
+
+def _batch_lines(path: str) -> Iterator[str | UnicodeDecodeError]:
+    """:func:`_text_lines` of a position batch ('-': stdin), read as it comes: a batch may be as
+    long as it likes, each line is given as soon as it is complete, and only a line longer than
+    POSITION_LINE_CAP (no CGP is) is refused, with a PositionError."""
+    name = "standard input" if path == "-" else path
+    with _binary_input(path) as handle:
+        read = getattr(handle, "read1", None) or handle.read  # what is there, not a full block (a pipe)
+        carry = b""
+        number = 0  # lines given so far
+        while True:
+            block = read(MIB)
+            data = carry + block
+            tail = b"\r" if block and data.endswith(b"\r") else b""  # its \n may come next
+            lines = LINE_BREAK_BYTES.split(data[: len(data) - len(tail)])
+            carry = lines.pop() + tail
+            if not block and carry:  # the end: the last line need not end with a line break
+                lines.append(carry)
+            if number == 0 and lines:
+                lines[0] = lines[0].removeprefix(codecs.BOM_UTF8)
+            number += len(lines)
+            yield from map(_decoded, lines)
+            if not block:
+                return
+            if len(carry) > POSITION_LINE_CAP:
+                raise PositionError(
+                    f"{name}: line {number + 1} is longer than {POSITION_LINE_CAP // MIB} MiB, "
+                    "the most a line of a position batch may be"
+                )
+
+
+def _binary_input(path: str) -> Any:
+    """The file, or stdin's bytes, to read in a ``with`` (stdin is not closed)."""
+    if path != "-":
+        return open(path, "rb")
+    stdin: Any = sys.stdin
+    stream = getattr(stdin, "buffer", None) or io.BytesIO(stdin.read().encode())
+    return contextlib.nullcontext(stream)
+
+
+def _decoded(raw: bytes) -> str | UnicodeDecodeError:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc
 
 
 def _not_text(error: UnicodeDecodeError) -> str:

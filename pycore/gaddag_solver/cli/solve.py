@@ -20,7 +20,7 @@ from ..solver import DIRECTIONS, ENGINES, get_solver
 from ..unseen import Unseen, unseen
 from ._common import EXIT_FAILURE, EXIT_USAGE, NO_TABLE, _count
 from ._output import _MoveDicts, _write_json
-from ._positions import POSITION_ERRORS, _board_position, _Lexicons, _not_text, _text_lines
+from ._positions import POSITION_ERRORS, _batch_lines, _board_position, _Lexicons, _not_text
 
 SOLVE_FORMATS = ("table", "json", "jsonl", "tsv")
 
@@ -264,7 +264,7 @@ def _solve_batch(args: argparse.Namespace, rules: Rules, lexicons: _Lexicons, fm
     results: list[dict[str, Any]] = []  # for --format json: one array at the end
     if fmt == "tsv":
         print(_tsv_header(True, args.words, _valued(args)))
-    for number, line in enumerate(_text_lines(args.batch), 1):
+    for number, line in enumerate(_batch_lines(args.batch), 1):
         if isinstance(line, str) and (not line.strip() or line.lstrip().startswith("#")):
             continue
         moves: list[Move] = []

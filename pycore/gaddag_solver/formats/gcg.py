@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .. import _core_api as core
 from ..board import column_name
+from ..file_io import GCG_CAP, read_capped
 from ..rules import Rules
 
 BLANK = "?"
@@ -207,8 +208,9 @@ def decode_gcg(data: bytes, source: str = "<gcg>") -> tuple[str, list[GcgIssue]]
 
 
 def read_gcg(path: str | Path) -> GcgGame:
-    """Parse the GCG file at ``path`` (OSError when it cannot be read; GcgError when it is not GCG)."""
-    data = Path(path).read_bytes()
+    """Parse the GCG file at ``path`` (OSError when it cannot be read; GcgError when it is not GCG,
+    or holds more than GCG_CAP bytes: a game is tens of kB)."""
+    data = read_capped(path, GCG_CAP, "GCG file", GcgError)
     text, issues = decode_gcg(data, str(path))
     game = parse_gcg(text, str(path))
     game.warnings[:0] = issues
