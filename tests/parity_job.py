@@ -113,7 +113,7 @@ def games(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
     from gaddag_solver import _core_api as core
     from gaddag_solver.rules_core import core_rules
 
-    leaves = Leaves.from_csv("?,25\nS,8\nQ,-7.5\nAE,3.25\nEIR,4\nU,-2\nVV,-9.99\n", rules)
+    leaves = Leaves.from_csv_text("?,25\nS,8\nQ,-7.5\nAE,3.25\nEIR,4\nU,-2\nVV,-9.99\n", rules)
     out: dict[str, object] = {}
     for seed in (1, 2, 3):
         game = Game.new(lexicon, seed=seed)

@@ -72,7 +72,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, floa
     racks = [str(parse_cgp(line, ENGLISH).rack) for line in (OPENING, MIDGAME)]
     text = csv_text(racks)
     path = tmp_path_factory.mktemp("leaves") / "test.leaves"
-    Leaves.from_csv(text, ENGLISH).save(path)
+    Leaves.from_csv_text(text, ENGLISH).save(path)
     return str(path), csv_values(text)
 
 
@@ -347,7 +347,7 @@ def test_bad_tables_exit_2_naming_the_file(
 ) -> None:
     polish = Rules.load("polish")
     foreign = tmp_path / "polish.leaves"
-    Leaves.from_csv("Ą,3\n", polish).save(foreign)
+    Leaves.from_csv_text("Ą,3\n", polish).save(foreign)
     corrupt = tmp_path / "corrupt.leaves"
     corrupt.write_bytes(b"GDLV" + bytes(60))
     missing = tmp_path / "missing.leaves"

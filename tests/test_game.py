@@ -315,7 +315,7 @@ def test_best_with_bounds_is_the_first_of_all_moves(sowpods: Lexicon, by_equity:
     random table."""
     rng = random.Random(2 + by_equity)
     text, _ = random_csv(ENGLISH, rng, 20000)
-    leaves = Leaves.from_csv(text, ENGLISH)
+    leaves = Leaves.from_csv_text(text, ENGLISH)
     pruned = PrunedBest(sowpods, leaves, by_equity)
     positions = 0
     for seed in range(8):
@@ -335,7 +335,7 @@ def test_best_with_bounds_on_racks_near_a_bingo(sowpods: Lexicon) -> None:
     or two, and with a random table."""
     rng = random.Random(5)
     text, _ = random_csv(ENGLISH, rng, 20000)
-    leaves = Leaves.from_csv(text, ENGLISH)
+    leaves = Leaves.from_csv_text(text, ENGLISH)
     pruned = PrunedBest(sowpods, leaves, 1)
     eights = sowpods.pattern("????????")
     positions = 0

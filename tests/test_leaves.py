@@ -102,7 +102,7 @@ def test_english_order_csv_import_and_size() -> None:
     values = [(i * 7919) % 65535 - 32767 for i in range(len(texts))]
     csv = "".join(f"{t[::-1]},{v / 100}\n" for t, v in zip(texts, values, strict=True))
     started = time.perf_counter()
-    table = Leaves.from_csv(csv, ENGLISH)
+    table = Leaves.from_csv_text(csv, ENGLISH)
     elapsed = time.perf_counter() - started
     assert elapsed < 15, f"CSV import took {elapsed:.1f} s"
     assert len(table) == 914_624 and table.max_leave == 6 and table.ruleset == "english"
@@ -121,7 +121,7 @@ def test_english_order_csv_import_and_size() -> None:
 
 def tiny_table() -> Leaves:
     keys = brute_leaves([TINY.blanks, *TINY.counts], 4)
-    return Leaves.from_csv(
+    return Leaves.from_csv_text(
         "".join(f"{text_of(k, TINY)},{(i % 41 - 20) / 4}\n" for i, k in enumerate(keys)), TINY
     )
 
@@ -218,7 +218,7 @@ def test_csv_round_trip_with_missing_leaves(tmp_path: Path) -> None:
 def test_csv_errors_name_the_line(line: str, message: str) -> None:
     text = f"AB,1\n# a comment\n\n{line}\n"
     with pytest.raises(LeavesError, match=f"<CSV text>: line 4: .*{message}"):
-        Leaves.from_csv(text, TINY)
+        Leaves.from_csv_text(text, TINY)
 
 
 # ---- KLV2 ----------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def positions() -> list[str]:
 
 def test_the_stream_gives_the_generated_records_in_order(sowpods: Lexicon) -> None:
     solver = Solver(sowpods, ENGLISH)
-    table = Leaves.from_csv("?,25\nS,8\nQ,-7\nEI,3.5\n", ENGLISH)
+    table = Leaves.from_csv_text("?,25\nS,8\nQ,-7\nEI,3.5\n", ENGLISH)
     checked = 0
     for line in positions():
         position = parse_cgp(line, ENGLISH)

@@ -74,7 +74,7 @@ def csv_text() -> str:
 @pytest.fixture(scope="module")
 def table(csv_text: str) -> Leaves:
     """The sample table, loaded into web_api as "sample" for the english rules."""
-    table = Leaves.from_csv(csv_text, ENGLISH)
+    table = Leaves.from_csv_text(csv_text, ENGLISH)
     info = web_api.load_leaves("sample", table.to_bytes(), "english")
     assert "error" not in info, info
     return table
@@ -230,7 +230,7 @@ def test_load_leaves_refuses_damaged_and_foreign_tables(table: Leaves) -> None:
     damaged = web_api.load_leaves("flipped", bytes(flipped), "english")
     assert damaged["field"] == "leaves", damaged
     assert web_api.load_leaves("lexicon", LEXICON_PATH.read_bytes()[:5000], "english")["field"] == "leaves"
-    wwf = Leaves.from_csv("A,1\nES,2\n", Rules.load("wwf")).to_bytes()
+    wwf = Leaves.from_csv_text("A,1\nES,2\n", Rules.load("wwf")).to_bytes()
     foreign = web_api.load_leaves("wwf-table", wwf, "english")
     assert foreign["field"] == "leaves" and "wwf" in foreign["error"]
     assert web_api.load_leaves("../x", data, "english")["field"] == "leaves"
@@ -344,7 +344,7 @@ def test_leaves_and_options_errors(table: Leaves) -> None:
     rows, rack = examples()[1]
     unknown = web_api.solve(request(rows, rack, leaves="csw-leaves"))
     assert unknown["field"] == "leaves" and "csw-leaves" in unknown["error"] and "sample" in unknown["error"]
-    wwf = Leaves.from_csv("A,1\n", Rules.load("wwf"))
+    wwf = Leaves.from_csv_text("A,1\n", Rules.load("wwf"))
     assert "error" not in web_api.load_leaves("wwf-sample", wwf.to_bytes(), "wwf")
     other = web_api.solve(request(rows, rack, leaves="wwf-sample"))
     assert other["field"] == "leaves" and "wwf" in other["error"]
@@ -660,7 +660,7 @@ def test_site_manifest_ships_valid_leave_tables(table: Leaves, tmp_path: Path) -
     first.mkdir()
     second.mkdir()
     table.save(first / "english-small.leaves")
-    Leaves.from_csv("A,1\n", Rules.load("wwf")).save(second / "wwf-small.leaves")
+    Leaves.from_csv_text("A,1\n", Rules.load("wwf")).save(second / "wwf-small.leaves")
     (second / "english-small.leaves").write_bytes(b"not this one")
     (second / "broken.leaves").write_bytes(table.to_bytes()[:-10])
     paths = build_site.named_files([first, second], ".leaves")

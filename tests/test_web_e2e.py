@@ -513,7 +513,7 @@ TABLE = "small"  # lexicons/small.leaves in the equity site, from tests/leave_cs
 def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Leaves]:
     """The small table, saved as small.leaves in a folder of its own."""
     folder = tmp_path_factory.mktemp("leaves")
-    leaves = Leaves.from_csv(sample_csv(ENGLISH), ENGLISH)
+    leaves = Leaves.from_csv_text(sample_csv(ENGLISH), ENGLISH)
     leaves.save(folder / f"{TABLE}.leaves")
     return folder, leaves
 

@@ -2,7 +2,7 @@
 picks which, and for .leaves bytes whether they are forged first: size and CRC-32 made to
 match, see _common.forge; the rest is the file), for a tiny ruleset (so that a valid table is small).
 
-Contract: Leaves.from_bytes, Leaves.from_csv and Leaves.from_klv2 either give a table whose
+Contract: Leaves.from_bytes, Leaves.from_csv_text and Leaves.from_klv2 either give a table whose
 values can be read, or raise LeavesError.
 """
 
@@ -28,8 +28,8 @@ def test_one_input(data: bytes) -> None:
         elif mode == 3:
             table = Leaves.from_bytes(forge(body), RULES)
         elif mode == 1:
-            # a newline makes from_csv read the string as CSV text, never as a path
-            table = Leaves.from_csv(text(body) + "\n", RULES)
+            # CSV text goes to from_csv_text (from_csv takes only paths)
+            table = Leaves.from_csv_text(text(body), RULES)
         else:
             table = Leaves.from_klv2(body, RULES)
     except LeavesError:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..file_io import check_output
 from ..rules import Rules, RulesError
 from ._common import EXIT_USAGE, _error
 
@@ -28,12 +29,15 @@ def cmd_leaves(args: argparse.Namespace) -> int:
         if args.action == "import":
             if not args.output:
                 raise LeavesError("leaves import needs -o OUT.leaves")
+            check_output(args.output, LeavesError, "-o")
             rules = rules or Rules.load("english")
             is_klv = args.input.lower().endswith((".klv2", ".klv"))
             table = Leaves.from_klv2(args.input, rules) if is_klv else Leaves.from_csv(args.input, rules)
             table.save(args.output)
             print(f"{args.output}: {len(table):,} leaves, {len(table.to_bytes()):,} bytes", file=sys.stderr)
         elif args.action == "export":
+            if args.output:
+                check_output(args.output, LeavesError, "-o")
             table = Leaves.load(args.input, rules)
             if args.output:
                 table.to_csv(args.output)
@@ -47,6 +51,8 @@ def cmd_leaves(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:
+        if exc.filename is None and not args.output:  # writing to stdout: the command line's message
+            raise
         print(f"error: {exc.filename or args.output}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     return 0

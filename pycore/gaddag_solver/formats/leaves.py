@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import _core_api as core
 from ..alphabet import AlphabetError
+from ..file_io import LEAVES_CAP, read_capped, write_bytes, write_text
 from ..lexicons import find_named_file, lexicon_dirs
 from ..rack import BLANK, RackError, parse_tiles
 from ..rules import Rules, RulesError
@@ -226,7 +227,8 @@ class Leaves:
         return self._data
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_bytes(self._data)
+        """Write the ``.leaves`` file whole or not at all (a temporary file renamed into place)."""
+        write_bytes(path, self._data)
 
     @classmethod
     def zero(cls, rules: Rules) -> Leaves:
@@ -273,12 +275,19 @@ class Leaves:
         return cls(data, rules, source)
 
     @classmethod
-    def from_csv(cls, path_or_text: str | os.PathLike[str], rules: Rules) -> Leaves:
-        """A table from ``LEAVE,VALUE`` lines: ``?`` for a blank, letters in any order and case,
-        values in points (rounded to 1/100). A leave the CSV does not list is worth 0. Blank
-        lines and lines starting with ``#`` are skipped. Text containing a newline or a comma
-        is CSV text; anything else is a path."""
-        text, source = _read_input(path_or_text, "CSV")
+    def from_csv(cls, path: str | os.PathLike[str], rules: Rules) -> Leaves:
+        """A table from a CSV file (UTF-8, at most LEAVES_CAP bytes) of ``LEAVE,VALUE`` lines:
+        see :meth:`from_csv_text`. ``path`` is always a path, whatever it holds (commas too)."""
+        source = os.fspath(path)
+        if not isinstance(source, str):
+            raise TypeError(f"from_csv takes a path as str or os.PathLike, not {type(path).__name__}")
+        return cls.from_csv_text(_read_text(source, "leave CSV file"), rules, source)
+
+    @classmethod
+    def from_csv_text(cls, text: str, rules: Rules, source: str = "<CSV text>") -> Leaves:
+        """A table from CSV text, ``LEAVE,VALUE`` lines: ``?`` for a blank, letters in any order
+        and case, values in points (rounded to 1/100). A leave the CSV does not list is worth 0.
+        Blank lines and lines starting with ``#`` are skipped. ``source`` names it in errors."""
         limits, max_leave = _limits(rules)
         index_of = _key_index(limits, max_leave)
         values = _csv_bulk(text, rules, index_of)
@@ -296,7 +305,7 @@ class Leaves:
         else:
             source = os.fspath(path_or_bytes)
             try:
-                data = Path(source).read_bytes()
+                data = read_capped(source, LEAVES_CAP, "KLV2 file", LeavesError)
             except OSError as error:
                 raise LeavesError(f"{source}: cannot read: {error.strerror or error}") from None
         limits, max_leave = _limits(rules)
@@ -335,7 +344,8 @@ class Leaves:
         )
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(self.csv_text(), encoding="utf-8")
+        """Write :meth:`csv_text` whole or not at all (a temporary file renamed into place)."""
+        write_text(path, self.csv_text())
 
     # ---- queries --------------------------------------------------------------------------------
 
@@ -435,14 +445,13 @@ def default_leaves(lexicon: str) -> str | None:
     return name
 
 
-def _read_input(path_or_text: str | os.PathLike[str], what: str) -> tuple[str, str]:
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or "," in path_or_text):
-        return path_or_text, f"<{what} text>"
-    source = os.fspath(path_or_text)
+def _read_text(source: str, what: str) -> str:
+    """A UTF-8 file (a byte order mark skipped), refused over LEAVES_CAP."""
     try:
-        return Path(source).read_text(encoding="utf-8-sig"), source
+        return read_capped(source, LEAVES_CAP, what, LeavesError).decode("utf-8-sig")
     except OSError as error:
-        raise LeavesError(f"{source}: cannot read: {error.strerror or error}") from None
+        hint = " (CSV text goes to Leaves.from_csv_text)" if "\n" in source else ""
+        raise LeavesError(f"{source}: cannot read: {error.strerror or error}{hint}") from None
     except UnicodeDecodeError as error:
         raise LeavesError(f"{source}: not UTF-8 text: {error.reason} at byte {error.start}") from None
 
@@ -497,21 +506,34 @@ def _csv_lines(text: str, source: str, rules: Rules, index_of: dict[str, int]) -
         leave, comma, value = stripped.partition(",")
         leave = leave.strip()
         if not comma or "," in value:
-            raise LeavesError(f"{where}: expected LEAVE,VALUE, found {stripped!r}")
+            raise LeavesError(f"{where}: expected LEAVE,VALUE, found {_clip(stripped)}")
         if not leave:
             raise LeavesError(f"{where}: no leave before the comma")
         index = index_of.get("".join(sorted(leave.translate(table))))
         if index is None:
+            if len(leave) > _LONGEST_LEAVE_TEXT:  # a message quoting it would be as long
+                raise LeavesError(
+                    f"{where}: leave {leave[:20]!r}… is {len(leave):,} characters long; "
+                    f"a {rules.name} leave has at most {tile_set(rules)[1]} tiles"
+                )
             index = _diagnose(leave, rules, index_of, where)
         try:
             points = float(value)
         except ValueError:
-            raise LeavesError(f"{where}: {value.strip()!r} is not a number") from None
+            raise LeavesError(f"{where}: {_clip(value.strip())} is not a number") from None
         values[index] = _hundredths(points, f"{where}: leave {leave!r}")
         if line_of[index]:
             raise LeavesError(f"{where}: leave {leave!r} is listed twice (first on line {line_of[index]})")
         line_of[index] = number
     return values
+
+
+_LONGEST_LEAVE_TEXT = 256  # 15 tiles of a few characters each, with spaces: far longer than any leave
+
+
+def _clip(text: str, keep: int = 30) -> str:
+    """``text`` quoted for a message, cut short (a line of a huge file can be the whole file)."""
+    return repr(text) if len(text) <= keep else f"{text[:keep]!r}… ({len(text):,} characters)"
 
 
 def _hundredths(points: float, where: str) -> int:
