@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import _core_api as core
 from .alphabet import BLANK_FLAG, Alphabet, AlphabetError, split_keeping
+from .file_io import output_problem, write_bytes
 from .rules import Rules, available_rules
 from .wordlist import FilterReport, WordListError, filter_words, read_entries
 
@@ -340,6 +341,8 @@ def _check_output(output_path: Path) -> None:
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist (make it first)"
         raise LexiconBuildError(f"{output_path}: the folder {folder} {what}")
+    if problem := output_problem(output_path):  # one we may not write in
+        raise LexiconBuildError(f"{output_path}: {problem}")
 
 
 def build_lexicon_file(
@@ -398,12 +401,6 @@ def dawg_path_for(gaddag_path: str | os.PathLike[str]) -> Path:
 
 
 def _write_whole(path: Path, data: bytes) -> None:
-    """Write through a temporary name and rename, so a failure leaves no half-written file."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_bytes(data)
-        os.replace(partial, path)
-    except OSError:
-        if partial.is_file():
-            partial.unlink()
-        raise
+    """Write through a temporary name and rename, so a failure leaves no half-written file (a
+    device, /dev/full, is written directly, never replaced)."""
+    write_bytes(path, data)

@@ -53,4 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
+        if exc.filename is None:  # a failed write to stdout (every file written names itself)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as for a broken pipe
+            return _error(f"standard output: {exc.strerror or exc}")
         return _error(f"{exc.filename}: {exc.strerror or exc}")

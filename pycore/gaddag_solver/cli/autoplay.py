@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..alphabet import AlphabetError
+from ..file_io import atomic_write, check_output, check_output_folder, write_text
 from ..lexicon import LexiconFormatError
 from ..lexicons import LexiconNotFoundError
 from ..rules import Rules, RulesError
@@ -32,6 +33,11 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             raise autoplay.AutoplayError(
                 f"--players names two players (A,B), not {len(specs)}: {args.players!r}"
             )
+        # the outputs now, not after every game is played
+        if args.json:
+            check_output(args.json, autoplay.AutoplayError, "--json")
+        if args.gcg_dir is not None:
+            check_output_folder(args.gcg_dir, autoplay.AutoplayError, "--gcg-dir")
         rules = Rules.load(args.rules)
         lexicon = args.lexicon or rules.default_lexicon
         if not lexicon:
@@ -57,19 +63,18 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(autoplay.format_table(run))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
+        with atomic_write(args.json) as handle:  # whole or not at all, as every file written here
             json.dump(autoplay.summary_json(run, match), handle, ensure_ascii=False, indent=2)
             handle.write("\n")
     if args.gcg_dir is not None:
-        folder = Path(args.gcg_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = Path(args.gcg_dir)  # made by check_output_folder
         rules = Rules.load(args.rules)
         width = len(str(args.games - 1))
         for record in run.records:
             assert record.game is not None
             names = match.names if record.first == 0 else match.names[::-1]
             text = format_gcg(record.game, rules, names, title=f"game {record.index} seed {record.seed}")
-            (folder / f"game-{record.index:0{width}d}.gcg").write_text(text, encoding="utf-8")
+            write_text(folder / f"game-{record.index:0{width}d}.gcg", text)
     return 0
 
 

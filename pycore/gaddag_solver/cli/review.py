@@ -4,10 +4,12 @@ simulation."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from typing import Any
 
+from ..file_io import atomic_write, output_problem
 from ._common import EXIT_FAILURE, EXIT_USAGE, _dumps, _error
 
 _SIM_OPTIONS = {
@@ -46,6 +48,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         return _error("give one GCG file, or --batch FOLDER_OR_GLOB", EXIT_USAGE)
     if args.workers is not None and args.workers < 1:
         return _error(f"--workers must be at least 1, not {args.workers}", EXIT_USAGE)
+    if args.output and (problem := output_problem(args.output)):  # now, not after the whole batch
+        return _error(f"-o {args.output}: {problem}", EXIT_USAGE)
     try:
         sim = _review_sim(args)
     except review.ReviewError as exc:
@@ -96,16 +100,13 @@ def cmd_review(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - started
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    try:
+    # -o: written whole or not at all (a temporary file renamed into place)
+    with atomic_write(args.output) if args.output else contextlib.nullcontext(sys.stdout) as out:
         for result in results:
             if result.error is not None:
                 print(f"error: {result.error} (skipped)", file=sys.stderr)
             for record in result.records:
                 out.write(_dumps(record) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
     failed = sum(1 for result in results if result.error is not None)
     done = len(results) - failed
     rate = done / seconds if seconds > 0 else float("inf")

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..file_io import check_output
 from ..lexicon import LexiconFormatError
 from ..lexicons import LexiconNotFoundError
 from ..rules import Rules, RulesError
@@ -38,6 +39,7 @@ def cmd_train_leaves(args: argparse.Namespace) -> int:
     try:
         if args.workers is not None and args.workers < 1:
             raise train.TrainError(f"--workers must be at least 1, not {args.workers}")
+        check_output(args.output, train.TrainError, "-o", device_ok=False)  # now, not after the training
         rules = Rules.load(args.rules)
         lexicon = args.lexicon or rules.default_lexicon
         if not lexicon:
