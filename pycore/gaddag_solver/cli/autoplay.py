@@ -83,7 +83,7 @@ def add_parser(sub: Any) -> None:
         "autoplay",
         help="self-play: many games between two players, with statistics",
         description="Play games between two players in mirrored pairs (the same bag, seats swapped) "
-        "and report wins, spread and bingos with 95%% confidence intervals.",
+        "and report wins, spread and bingos with 95% confidence intervals.",
         epilog="Example: gaddag-solver autoplay --lexicon sowpods --players equity,greedy --games 1000",
     )
     p.add_argument("--lexicon", help="lexicon name or .gaddag path (default: the ruleset's default lexicon)")

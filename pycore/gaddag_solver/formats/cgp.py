@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..alphabet import AlphabetError, shown
 from ..board import Board, PositionError, letter_tokens, square_name, tile_code, written
+from ..limits import score_problem
 from ..rack import Rack
 from ..rules import Rules
 
@@ -78,12 +79,23 @@ def parse_cgp(line: str, rules: Rules) -> Position:
     match = _SCORES_RE.fullmatch(head)
     if match:
         scores = (int(match.group(1)), int(match.group(2)))
+        for value, field in zip(
+            scores, ("CGP score of the player to move", "CGP opponent's score"), strict=True
+        ):
+            problem = score_problem(value, field)
+            if problem:
+                raise CgpError(problem)
         head, _, rest = tail.strip().partition(" ")
         if not head:
             raise CgpError("CGP zero-turn count: missing after the scores")
         if not _INT_RE.fullmatch(head):
             raise CgpError(f"CGP zero-turn count: {head!r} is not a whole number")
         zero_turns = int(head)
+        if not 0 <= zero_turns <= rules.scoreless_turns:
+            raise CgpError(
+                f"CGP zero-turn count {head}: the {rules.name} game ends after {rules.scoreless_turns} "
+                f"scoreless turns, so it is 0 to {rules.scoreless_turns}"
+            )
     elif "/" in head:
         raise CgpError(f"CGP scores: {head!r} is not PLAYER/OPPONENT (two integers)")
     opcodes = _parse_opcodes(rest, line)

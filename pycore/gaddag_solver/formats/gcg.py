@@ -33,6 +33,7 @@ from pathlib import Path
 from .. import _core_api as core
 from ..board import column_name
 from ..file_io import GCG_CAP, read_capped
+from ..limits import score_problem
 from ..rules import Rules
 
 BLANK = "?"
@@ -271,6 +272,15 @@ def _pragma(game: GcgGame, number: int, name: str, value: str) -> str | None:
         if not nick:
             warn(GcgIssue(number, f"#{name} needs a nickname"))
             return None
+        held = game.players[seat][0] if seat < len(game.players) else ""
+        if held and held != nick and any(event.nick == held for event in game.events):
+            # events already went to the seat's player: renaming it would orphan them
+            warn(GcgIssue(number, f"#{name} {nick} comes after {held}'s events in that seat; ignored"))
+            return None
+        other = game.player_index(nick)
+        if other is not None and other != seat:
+            warn(GcgIssue(number, f"#{name} {nick}: {nick} is already player {other + 1}; ignored"))
+            return None
         while len(game.players) <= seat:
             game.players.append(("", ""))
         game.players[seat] = (nick, full.strip() or nick)
@@ -344,7 +354,11 @@ class _BadEvent(ValueError):
 def _number(token: str, pattern: re.Pattern[str], what: str) -> int:
     if not pattern.fullmatch(token):
         raise _BadEvent(f"{what} {token!r} is not a number")
-    return int(token)
+    value = int(token)
+    problem = score_problem(value, what)
+    if problem:
+        raise _BadEvent(problem)
+    return value
 
 
 def _event_fields(nick: str, number: int, tokens: list[str]) -> GcgEvent:

@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
+from ..alphabet import BLANK_FLAG
 from ..board import Board, PositionError
 from ..lexicon import Lexicon
+from ..limits import score_problem
 from ..move import EXCHANGE, MOVE_RECORD, PLAY, Move
 from ..rack import BLANK, Rack, RackError, parse_tiles
 from ..rules import Rules
@@ -38,6 +40,24 @@ if TYPE_CHECKING:
     from ..formats.leaves import Leaves
 
 __all__ = ["Game", "GameError", "TurnRecord"]
+
+
+def _check_tile_counts(board: Board, racks: Sequence[Rack], rules: Rules) -> None:
+    """GameError naming the letter when the board and racks hold more of it than the set has."""
+    held = [0] * (len(rules.counts) + 1)  # [0] blanks, [c] letter code c
+    for code in board.codes():
+        if code:
+            held[0 if code & BLANK_FLAG else code & ~BLANK_FLAG] += 1
+    for rack in racks:
+        for c, n in enumerate(rack.counts()[: len(held)]):
+            held[c] += n
+    for c, n in enumerate(held):
+        has = rules.blanks if c == 0 else rules.counts[c - 1]
+        if n > has:
+            what = "blanks" if c == 0 else f"{rules.alphabet.letters[c - 1]!r} tiles"
+            raise GameError(
+                f"the board and racks hold {n} {what}; the {rules.name} set has {has} ({n - has} too many)"
+            )
 
 
 class GameError(PositionError):
@@ -100,6 +120,13 @@ class Game:
         if len(racks) != 2 or len(scores) != 2:
             raise GameError("a game has two racks and two scores")
         held = [r if isinstance(r, Rack) else Rack(r, rules) for r in racks]
+        for seat, score in enumerate(scores):
+            problem = score_problem(int(score), f"player {seat + 1}'s score")
+            if problem:
+                raise GameError(problem)
+        if not 0 <= to_move <= 1:
+            raise GameError(f"to_move is 0 or 1 (the player to move), not {to_move}")
+        _check_tile_counts(board, held, rules)
         try:
             core.game_from_position(
                 game._state,
@@ -140,8 +167,13 @@ class Game:
         else:
             theirs = opponent_rack if isinstance(opponent_rack, Rack) else Rack(opponent_rack, rules)
         game = cls.from_position(board, [mine, theirs], lexicon, scores, 0, seed)
+        if not 0 <= scoreless_turns <= rules.scoreless_turns:
+            raise GameError(
+                f"scoreless_turns {scoreless_turns}: the game ends after {rules.scoreless_turns} "
+                f"scoreless turns, so it is 0 to {rules.scoreless_turns}"
+            )
         if scoreless_turns:
-            game._state.game.scoreless = max(0, int(scoreless_turns))
+            game._state.game.scoreless = int(scoreless_turns)
         return game
 
     # ---- reading ---------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from ..formats.gcg import (
     PLAY,
     TIME_PENALTY,
     WITHDRAWN,
+    GcgError,
     GcgEvent,
     GcgGame,
     GcgIssue,
@@ -283,7 +284,8 @@ class Replay:
         told: set[str] = set()  # too many tiles of a letter: said once
         for index, event in enumerate(self.gcg.events):
             player = self.gcg.player_index(event.nick)
-            assert player is not None  # the parser keeps only the players' events
+            if player is None:  # only a GcgGame made by hand: the parser keeps only players' events
+                raise GcgError(f"line {event.line}: {event.nick!r} is neither player of the game")
             turn = ReplayTurn(index, event, player, board, (totals[0], totals[1]))
             turn.rack = self._rack(turn)
             if event.kind in (PLAY, EXCHANGE, PASS):

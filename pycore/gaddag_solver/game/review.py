@@ -848,6 +848,9 @@ def review_chunk(spec: ReviewSpec, paths: list[str]) -> list[FileResult]:
         except OSError as error:
             results.append(_failed(path, f"{path}: {error.strerror or error}"))
             continue
+        except Exception as error:  # noqa: BLE001 - whatever one file does, the batch goes on
+            results.append(_failed(path, f"{path}: cannot review ({type(error).__name__}: {error})"))
+            continue
         results.append(FileResult(path, review.records(), None, len(review.warnings), review.seconds))
     return results
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..board import Board
+from ..limits import MAX_COUNT
 from ..rack import Rack, RackError
 from ..rules import Rules
 
@@ -52,7 +53,11 @@ def _as_bytes(data: Any, what: str) -> bytes:
     if data is None:
         raise ApiError(f"no {what} file was given", what)
     if not isinstance(data, bytes | bytearray | memoryview):
+        if not callable(getattr(data, "to_bytes", None)) or isinstance(data, int):
+            raise ApiError(f"the {what} file must come as bytes, not {type(data).__name__}", "request")
         data = data.to_bytes()
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise ApiError(f"the {what} file must come as bytes, not {type(data).__name__}", "request")
     return data if isinstance(data, bytes) else bytes(data)
 
 
@@ -94,6 +99,8 @@ def _whole(request: dict[str, Any], key: str) -> int | None:
     value = request.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
         raise ApiError(f"{key} must be a whole number, not {value!r}", "request")
+    if value is not None and value > MAX_COUNT:
+        raise ApiError(f"{key} must be at most {MAX_COUNT}, not {value}", "request")
     return value
 
 

@@ -81,7 +81,10 @@ def review_gcg(request: dict[str, Any], data: Any = None) -> dict[str, Any]:
             raise ApiError(str(exc), "gcg") from None
         gcg.warnings[:0] = issues
         suggested, note = lexicon_for(gcg.lexicon, None)
-        replay = Replay(gcg, lexicon, rules)
+        try:
+            replay = Replay(gcg, lexicon, rules)
+        except GcgError as exc:
+            raise ApiError(str(exc), "gcg") from None
         review = review_replay(replay, table, str(request.get("leaves") or "none"))
         by_turn = {turn.turn: turn for turn in review.turns}
         skipped = {line: why for line, _nick, why in review.skipped}
