@@ -56,6 +56,10 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFC", text).upper()
 
 
+# characters a letter may not hold: what the text formats give a meaning (see Alphabet)
+_RESERVED = frozenset("0123456789/#,[]()+-*:;")
+
+
 class Alphabet:
     """An ordered set of letters with optional folding (e.g. ``Ё`` read as ``Е``)."""
 
@@ -73,8 +77,21 @@ class Alphabet:
                 raise AlphabetError(f"letter {letter!r} appears twice in the alphabet")
             if letter in ("?", ".") or letter.isspace():
                 raise AlphabetError(f"{letter!r} cannot be a letter")
+            reserved = sorted({char for char in letter if char in _RESERVED})
+            if reserved:
+                raise AlphabetError(
+                    f"{letter!r} cannot be a letter: {''.join(reserved)!r} has a meaning of its own in "
+                    f"boards, CGP, GCG or leave files (digits count empty squares, / ends a row, "
+                    f"# starts a pragma, comma separates a leave from its value, brackets hold a "
+                    f"letter of several characters)"
+                )
             if any(unicodedata.category(char) in _NOT_LETTERS for char in letter):
                 raise AlphabetError(f"{letter!r} cannot be a letter: it holds a control or format character")
+            if letter.lower() == letter or normalize_text(letter.lower()) != letter:
+                raise AlphabetError(
+                    f"{letter!r} cannot be a letter: it has no lower case of its own, and a blank "
+                    f"played as a letter is written in lower case (in boards, CGP, GCG and moves)"
+                )
             self._codes[letter] = index + 1
         self.fold: dict[str, str] = {normalize_text(k): normalize_text(v) for k, v in (fold or {}).items()}
         for source, target in self.fold.items():

@@ -303,6 +303,8 @@ class Rules:
                 "letters, blanks",
                 f"{sum(counts) + blanks} tiles in all; a set has at most {MAX_TILES}",
             )
+        if sum(counts) + blanks == 0:
+            _fail(source, "letters, blanks", "the set has no tiles: give some letters a count, or blanks")
 
         fold_data = data["fold"]
         if not isinstance(fold_data, Mapping):

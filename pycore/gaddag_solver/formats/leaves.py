@@ -61,7 +61,32 @@ def tile_set(rules: Rules) -> tuple[list[int], int]:
             f"ruleset {rules.name!r}: a rack of {rules.rack_size} tiles leaves up to {max_leave}; "
             f"leave tables hold 1 to {core.lib.GD_MAX_LEAVE} tiles"
         )
-    return [rules.blanks, *rules.counts], max_leave
+    counts = [rules.blanks, *rules.counts]
+    entries = leave_count(counts, max_leave)
+    if entries > MAX_ENTRIES:
+        raise LeavesError(
+            f"ruleset {rules.name!r}: its leave table would hold {entries:,} leaves (racks of "
+            f"{rules.rack_size} from {sum(counts)} tiles), more than the {MAX_ENTRIES:,} a table may "
+            f"hold (racks of 7 hold 0.9 to 2.9 million, racks of 8 up to 16 million)"
+        )
+    return counts, max_leave
+
+
+MAX_ENTRIES = 20_000_000  # leaves in a table: the entry list is built in memory (~1 GB at this size)
+
+
+def leave_count(counts: Iterable[int], max_leave: int) -> int:
+    """How many leaves of 1 to ``max_leave`` tiles the set ``counts`` has (multisets, counted
+    without listing them: a table too big to build is refused before any memory is spent)."""
+    return _leave_count(tuple(counts), max_leave)
+
+
+@lru_cache(maxsize=16)
+def _leave_count(counts: tuple[int, ...], max_leave: int) -> int:
+    ways = [1] + [0] * max_leave  # ways[k]: multisets of k tiles from the codes seen so far
+    for count in counts:
+        ways = [sum(ways[k - j] for j in range(min(count, k) + 1)) for k in range(max_leave + 1)]
+    return sum(ways[1:])
 
 
 @lru_cache(maxsize=4)
