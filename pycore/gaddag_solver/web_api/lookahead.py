@@ -50,11 +50,33 @@ def _look_ahead_game(request: dict[str, Any]) -> tuple[Game, Rules, Leaves | Non
         raise ApiError(str(exc), "board") from None
 
 
-def _session(request: dict[str, Any]) -> Any:
+def _session_number(request: dict[str, Any]) -> int:
     number = request.get("session")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise ApiError(f"session must be the number a start answered, not {number!r}", "request")
+    return number
+
+
+def _session(request: dict[str, Any], kind: type) -> Any:
+    """The search kept under the request's session number, which must be a ``kind`` search."""
+    number = _session_number(request)
     if number not in _sessions:
         raise ApiError(f"no search in progress with session {number!r} (start one first)", "request")
-    return _sessions[number]
+    search = _sessions[number]
+    if not isinstance(search, kind):
+        raise ApiError(
+            f"session {number} is a {_KIND_NAMES.get(type(search), 'other')} search, "
+            f"not a {_KIND_NAMES[kind]} one",
+            "request",
+        )
+    return search
+
+
+_KIND_NAMES: dict[type, str] = {
+    Simulation: "simulation",
+    EndgameSearch: "endgame",
+    PreendgameSearch: "pre-endgame",
+}
 
 
 def _keep(search: Any) -> int:
@@ -95,6 +117,7 @@ def _standing(result: Any) -> dict[str, Any]:
 
 def _stepped(
     request: dict[str, Any],
+    kind: type,
     start: Callable[[dict[str, Any]], dict[str, Any]],
     step: Callable[[Any, float], dict[str, Any]],
 ) -> dict[str, Any]:
@@ -104,9 +127,10 @@ def _stepped(
         if action == "start":
             return start(request)
         if action == "step":
-            return {"session": request["session"], **step(_session(request), _step_seconds(request))}
+            search = _session(request, kind)
+            return {"session": request["session"], **step(search, _step_seconds(request))}
         if action == "stop":
-            _sessions.pop(request.get("session"), None)
+            _sessions.pop(_session_number(request), None)
             return {"stopped": True}
         raise ApiError(f"action must be start, step or stop, not {action!r}", "request")
     except ApiError as exc:
@@ -139,7 +163,7 @@ def simulate(request: dict[str, Any]) -> dict[str, Any]:
         result = _last(simulation.batches(limit, seconds)) or simulation.result()
         return {**_standing(result), "done": result.reason in ("decided", "iterations")}
 
-    return _stepped(request, start, step)
+    return _stepped(request, Simulation, start, step)
 
 
 def endgame(request: dict[str, Any]) -> dict[str, Any]:
@@ -166,7 +190,7 @@ def endgame(request: dict[str, Any]) -> dict[str, Any]:
             "done": found.complete or found.reason == "depth",
         }
 
-    return _stepped(request, start, step)
+    return _stepped(request, EndgameSearch, start, step)
 
 
 PREENDGAME_ROWS = 30  # candidates a step answers: the exact ones by their chance, then the pending
@@ -211,4 +235,4 @@ def preendgame(request: dict[str, Any]) -> dict[str, Any]:
             "best": None if result.best_index is None else str(result.best.move),
         }  # fmt: skip
 
-    return _stepped(request, start, step)
+    return _stepped(request, PreendgameSearch, start, step)
