@@ -502,3 +502,66 @@ def test_endgame_command_grades_a_given_move_and_lists_the_best_k() -> None:
     assert listed[0]["value"] == best.value
     bad = endgame("--move", "8D QQQ")
     assert bad.returncode == 2 and "not a play of the rack" in bad.stderr
+
+
+def test_ctrl_c_prints_the_deepest_finished_line(tmp_path) -> None:
+    """A hard 7-vs-7 endgame (depth 3 takes seconds): SIGINT once depth 2 has finished prints
+    that depth's line and value, marked not proven, and exits 1 with no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    game = Game.new(lexicon, seed=120)  # a 7-vs-7 endgame whose depth 3 takes ~8 s alone
+    while game.bag_count and not game.over:
+        game.play(game.best_move("equity"))
+    assert len(game.rack()) == len(game.rack(1 - game.to_move)) == 7
+    board = tmp_path / "board.txt"
+    board.write_text("\n".join(game.board.to_rows()) + "\n")
+    command = [
+        sys.executable,
+        "-m",
+        "gaddag_solver",
+        "endgame",
+        "--lexicon",
+        "sowpods",
+        "--board",
+        str(board),
+    ]
+    command += ["--rack", str(game.rack()), "--opponent-rack", str(game.rack(1 - game.to_move)), "--progress"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stderr = bytearray()
+
+    def read_stderr() -> None:
+        for chunk in iter(lambda: process.stderr.read1(4096), b""):
+            stderr.extend(chunk)
+
+    reader = threading.Thread(target=read_stderr)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while b"depth 2 " not in stderr and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert b"depth 2 " in stderr, stderr.decode()
+    os.kill(process.pid, signal.SIGINT)
+    stdout, _ = process.communicate(timeout=30)
+    reader.join()
+    err = stderr.decode()
+    assert process.returncode == 1, err
+    assert "Traceback" not in err
+    assert "interrupted; the deepest finished search (depth 2):" in err
+    lines = stdout.decode().splitlines()
+    assert lines[-1].startswith("value ") and "(best found at depth 2 (not proven))" in lines[-1]
+    assert [line.split()[0] for line in lines[:-1]] == [str(i) for i in range(1, len(lines))]
+    # the line printed is the depth-2 search's own
+    expected = next(
+        r
+        for r in EndgameSearch(
+            Game.from_board(game.board, game.rack(), lexicon, game.rack(1 - game.to_move))
+        ).deepen()
+        if r.depth == 2
+    )
+    assert lines[-1].startswith(f"value {expected.value:+d} ")
+    assert [line.split(None, 2)[2] for line in lines[:-1]] == [str(m) for m in expected.line]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import EXIT_FAILURE, EXIT_USAGE, _count, _dumps, _error, _print_columns, _status_line
+from ._common import EXIT_FAILURE, EXIT_USAGE, _count, _dumps, _error, _print_columns, _seconds, _status_line
 from ._lookahead import _lookahead_game, position_arguments
 
 
@@ -20,8 +20,10 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     except EndgameError as exc:
         return _error(str(exc), EXIT_USAGE)
     show = args.progress or sys.stderr.isatty()
+    deepest: list[Any] = []  # the last finished depth, shown if Ctrl-C comes before the end
 
     def progress(result: Any) -> None:
+        deepest[:] = [result]
         if show:
             _status_line(
                 f"depth {result.depth}  value {result.value:+d}  {result.nodes:,} positions  "
@@ -33,15 +35,25 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     try:
         result = search.run(args.max_depth, args.time, progress)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        if not deepest:
+            print("\ninterrupted before depth 1 finished", file=sys.stderr)
+            return EXIT_FAILURE
+        print(f"\ninterrupted; the deepest finished search (depth {deepest[0].depth}):", file=sys.stderr)
+        _print_result(args, deepest[0])
         return EXIT_FAILURE
     except EndgameError as exc:
         return _error(str(exc))
     if show:
         sys.stderr.write("\n")
+    _print_result(args, result)
+    return 0
+
+
+def _print_result(args: argparse.Namespace, result: Any) -> None:
+    """The principal line and its value (as JSON with --format json)."""
     if args.format == "json":
         print(_dumps(result.to_dict()))
-        return 0
+        return
     names = ("you", "opponent")
     for i, move in enumerate(result.line):
         print(f"{i + 1:>3}  {names[i % 2]:<8}  {move}")
@@ -50,7 +62,6 @@ def cmd_endgame(args: argparse.Namespace) -> int:
         f"value {result.value:+d} for the player to move ({exact}); {result.nodes:,} positions in "
         f"{result.elapsed:.2f} s"
     )
-    return 0
 
 
 def _endgame_moves(args: argparse.Namespace, game: Any, search: Any, progress: Any) -> int:
@@ -109,7 +120,7 @@ def add_parser(sub: Any) -> None:
         epilog="Example: gaddag-solver endgame --board board.txt --rack AEIN --opponent-rack DGOR",
     )
     position_arguments(p)
-    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this long")
     p.add_argument("--max-depth", type=int, default=64, help="deepest search, in plies (default 64)")
     p.add_argument(
         "--top", type=_count, default=1, metavar="K", help="the exact value of each of the best K first moves"

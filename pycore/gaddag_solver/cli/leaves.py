@@ -8,7 +8,7 @@ from typing import Any
 
 from ..file_io import check_output
 from ..rules import Rules, RulesError
-from ._common import EXIT_USAGE, _error
+from ._common import EXIT_USAGE, _count, _error
 
 LEAVES_ACTIONS = ("import", "export", "info")
 
@@ -116,7 +116,7 @@ def add_parser(sub: Any) -> None:
         help="leave table: a name (sowpods, twl06) or a .leaves file; default: the table of the "
         "ruleset's default lexicon",
     )
-    p.add_argument("--top", type=int, default=5, help="best and worst leaves shown per size (default 5)")
+    p.add_argument("--top", type=_count, default=5, help="best and worst leaves shown per size (default 5)")
     p.add_argument("-o", "--output", help="the .leaves file (import) or .csv file (export; default stdout)")
     p.add_argument("--rules", dest="leaves_rules", help="ruleset (default english)")
     p.set_defaults(run=cmd_leaves)

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any
 
-from ._common import EXIT_USAGE, _dumps, _error, _print_columns, _status_line
+from ._common import EXIT_USAGE, _count, _dumps, _error, _print_columns, _seconds, _status_line
 from ._lookahead import _lookahead_game, position_arguments
 
 
@@ -96,8 +96,10 @@ def add_parser(sub: Any) -> None:
         epilog='Example: gaddag-solver peg --cgp "<board> AEINRST/ 350/362 0 lex CSW21;" --time 60',
     )
     position_arguments(p)
-    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long (the standing then)")
-    p.add_argument("--top", type=int, default=10, help="candidates shown (default 10; 0: all)")
+    p.add_argument(
+        "--time", type=_seconds, metavar="SECONDS", help="stop after this long (the standing then)"
+    )
+    p.add_argument("--top", type=_count, default=10, help="candidates shown (default 10; 0: all)")
     p.add_argument("--all", action="store_true", help="show ruled-out candidates too, with their bounds")
     p.add_argument(
         "--no-spread", action="store_true", help="skip the best move's expected final spread (exact endgames)"

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import EXIT_USAGE, _count, _dumps, _error, _print_columns, _status_line
+from ._common import EXIT_USAGE, _at_least_one, _count, _dumps, _error, _print_columns, _seconds, _status_line
 from ._lookahead import _lookahead_game, position_arguments
 
 
@@ -83,10 +83,10 @@ def add_parser(sub: Any) -> None:
         'AEINRST/ 0/0 0" --time 2',
     )
     position_arguments(p)
-    p.add_argument("--candidates", type=_count, default=15, help="how many candidates (default 15)")
+    p.add_argument("--candidates", type=_at_least_one, default=15, help="how many candidates (default 15)")
     p.add_argument("--plies", type=_count, default=2, help="moves played after each candidate (default 2)")
     p.add_argument("--iterations", type=_count, default=2000, help="most iterations (default 2000)")
-    p.add_argument("--time", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this long")
     p.add_argument(
         "--confidence",
         type=float,
