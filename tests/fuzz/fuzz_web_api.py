@@ -28,16 +28,19 @@ web_api.load_lexicon("small", build_gaddag(WORDS, ENGLISH.alphabet, name="small"
 web_api.load_leaves("sowpods", (REPO / "pycore/gaddag_solver/leaves/sowpods.leaves").read_bytes(), "english")
 
 KINDS = ["load_lexicon", "load_leaves", "solve", "unseen", "parse_cgp", "format_cgp", "review_gcg"]
-KINDS += ["export_gcg", "bench", "judge", "nonsense"]
+KINDS += ["export_gcg", "bench", "judge", "nonsense", "simulate", "endgame", "preendgame", "add_lexicon"]
 KEYS = ["name", "rules", "lexicon", "leaves", "board", "rack", "format", "top", "exchanges", "bag", "cgp"]
 KEYS += ["gcg", "events", "players", "title", "positions", "min_ms", "kind", "coord", "word", "score"]
 KEYS += ["exchanged", "engine", "direction", "play", "tiles"]
+KEYS += ["action", "session", "ms", "iterations", "candidates", "plies", "seed", "opponent_rack"]
+HUGE = [2**31 - 1, 2**31, -(2**31) - 1, 2**63, 99_999_999_999, 10**30]
 EMPTY_ROWS = ["." * 15] * 15
 CAT_ROWS = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
 WORDS_USED = ["small", "english", "wwf", "super", "sowpods", "moves", "records", "play", "exchange", "pass"]
 WORDS_USED += ["H8", "8H", "G8", "CAT", "C.T", "cAT", "AEIRST?", "?", "", "Player1", "ZZ", "15/" * 14 + "15"]
 WORDS_USED += ["15/15/15/15/15/15/15/6CAT6/15/15/15/15/15/15/15 AEIRST?/ 0/0 0"]
 WORDS_USED += ["gaddag", "dawg", "both", "across", "down", "8G SCAT", "H7 (C)AT", "G8 s"]
+WORDS_USED += ["start", "step", "stop", "EIST", "?"]
 WORDS_USED += ["\n".join(CAT_ROWS) + "\nAEST"]
 WORDS_USED += ["#player1 a A\n#player2 b B\n>a: AEIRST? 8D RAT +6 6\n>b: EEE -EEE +0 0\n"]
 
@@ -50,7 +53,9 @@ def value(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
     if pick == 1:
         return fdp.ConsumeBool()
     if pick == 2:
-        return fdp.ConsumeIntInRange(-(2**40), 2**40) if fdp.ConsumeBool() else fdp.ConsumeIntInRange(-2, 20)
+        if fdp.ConsumeBool():
+            return fdp.ConsumeIntInRange(-(2**40), 2**40) if fdp.ConsumeBool() else fdp.PickValueInList(HUGE)
+        return fdp.ConsumeIntInRange(-2, 20)
     if pick == 3:
         return fdp.ConsumeRegularFloat()
     if pick == 4:
@@ -82,8 +87,15 @@ def test_one_input(data: bytes) -> None:
     min_ms = request.get("min_ms")
     if isinstance(min_ms, int | float) and 1 < min_ms <= 60_000:  # above: refused as bad input
         request["min_ms"] = 1
-    file_bytes = fdp.ConsumeBytes(fdp.remaining_bytes()) if kind in KINDS[:2] + ["review_gcg"] else None
-    answer_text, records = web_api.call(kind, json.dumps(request), file_bytes or None)
+    ms = request.get("ms")
+    if isinstance(ms, int | float) and 5 < ms <= 10_000:  # a look-ahead step: short, not a hang
+        request["ms"] = 5
+    file_bytes: Any = None
+    if kind in KINDS[:2] + ["review_gcg", "add_lexicon"]:
+        file_bytes = fdp.ConsumeBytes(fdp.remaining_bytes()) or None
+        if kind == "add_lexicon" and file_bytes and file_bytes[0] < 64:  # not bytes at all
+            file_bytes = file_bytes.decode("latin-1") if file_bytes[0] < 32 else len(file_bytes)
+    answer_text, records = web_api.call(kind, json.dumps(request), file_bytes)
     answer = json.loads(answer_text)
     assert isinstance(answer, dict)
     assert answer.get("field") != "internal", (kind, request, answer)

@@ -81,6 +81,13 @@ def seeds() -> dict[str, dict[str, bytes]]:
     out["board"]["board-bad-letter"] = b"\1" + blocks[3].replace(".", "1", 1).encode()
     for name, data in damaged(gcg).items():
         out["gcg"][f"club_night-{name}.gcg"] = data
+    # events that precede or contradict the pragmas, and numbers beyond 32 bits
+    out["gcg"]["event-before-pragma.gcg"] = b">Bob: EIKORST H7 TAKE +8 8\n#player1 Ann Ann\n"
+    out["gcg"]["same-nick-twice.gcg"] = b"#player1 a A\n#player2 a B\n>a: AEIRST? 8D RAT +6 6\n"
+    out["gcg"]["huge-numbers.gcg"] = (
+        b"#player1 a A\n#player2 b B\n>a: AEIRST? 8D RAT +6 2147483648\n>b: EEE -99999999999 +0 0\n"
+        b">a: IST? (IST?) +2147483647 -9999999999999999999999\n"
+    )
     # the web API target reads its input through a FuzzedDataProvider: seeds are byte strings
     # that decode to assorted requests (found by the fuzzer in its first runs)
     for i, data in enumerate([b"", b"\2\5\2\4\0\1" * 8, b"\x08" * 40, bytes(range(64)), b"\x03\x01" * 50]):
