@@ -18,24 +18,23 @@ def _error(message: str, status: int = EXIT_FAILURE) -> int:
     return status
 
 
-def _count(text: str) -> int:
+def _whole(text: str, least: int) -> int:
+    """An argument that is a whole number, ``least`` or more (an argparse type's error otherwise)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
     return value
+
+
+def _count(text: str) -> int:
+    return _whole(text, 0)
 
 
 def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    return _whole(text, 1)
 
 
 def _seconds(text: str) -> float:
