@@ -14,6 +14,8 @@ from ..lexicons import LexiconNotFoundError
 from ..rules import Rules, RulesError
 from ._common import EXIT_USAGE
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as train-leaves exits on Ctrl-C
+
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
     """Self-play: games between two players, a table of results (see gaddag_solver.game.autoplay)."""
@@ -52,6 +54,11 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         finally:
             if bar is not None:
                 bar.close()
+    except autoplay.AutoplayInterrupted as stopped:
+        return _interrupted(stopped, args)
+    except KeyboardInterrupt:  # while loading, before a game was sent
+        print("interrupted: no game was played", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except (
         autoplay.AutoplayError,
         LexiconNotFoundError,
@@ -76,6 +83,21 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             text = format_gcg(record.game, rules, names, title=f"game {record.index} seed {record.seed}")
             write_text(folder / f"game-{record.index:0{width}d}.gcg", text)
     return 0
+
+
+def _interrupted(stopped: Any, args: argparse.Namespace) -> int:
+    """Ctrl-C: one line on stderr, then the table of the games finished (no files are written:
+    a part of a run is not the run asked for)."""
+    from ..game import autoplay
+
+    run = stopped.run
+    played = run.summary.games if run is not None else 0
+    files = " (no files written)" if args.json or args.gcg_dir is not None else ""
+    follows = "; the summary of those follows" if run is not None else ""
+    print(f"interrupted: {played} of {stopped.games} games played{follows}{files}", file=sys.stderr)
+    if run is not None:
+        print(autoplay.format_table(run))
+    return EXIT_INTERRUPTED
 
 
 def add_parser(sub: Any) -> None:

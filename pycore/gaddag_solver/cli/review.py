@@ -90,10 +90,13 @@ def cmd_review(args: argparse.Namespace) -> int:
         return _error(f"--batch {args.batch!r}: no .gcg file found", EXIT_USAGE)
     bar = ProgressBar("games") if args.progress or sys.stderr.isatty() else None
     started = time.perf_counter()
+    stopped = None
     try:
         results = review.review_files(
             paths, spec, workers=args.workers, scheduler=args.scheduler, progress=bar
         )
+    except review.ReviewInterrupted as exc:  # Ctrl-C: the files reviewed by then are written
+        results, stopped = exc.results, exc
     except review.ReviewError as exc:
         return _error(str(exc), EXIT_USAGE)
     finally:
@@ -109,6 +112,13 @@ def cmd_review(args: argparse.Namespace) -> int:
                 out.write(_dumps(record) + "\n")
     failed = sum(1 for result in results if result.error is not None)
     done = len(results) - failed
+    if stopped is not None:
+        print(
+            f"interrupted: {len(results)} of {stopped.total} games reviewed ({failed} failed); "
+            "their records are written",
+            file=sys.stderr,
+        )
+        return 130  # 128 + SIGINT, as autoplay and train-leaves exit on Ctrl-C
     rate = done / seconds if seconds > 0 else float("inf")
     print(
         f"{done} games reviewed, {failed} failed, {seconds:.2f} s: {rate:.1f} games/s",

@@ -54,6 +54,16 @@ class AutoplayError(ValueError):
     cannot be reached); the message says which and why."""
 
 
+class AutoplayInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run: ``run`` summarizes the games finished by then (None when none had),
+    of the ``games`` asked for. A KeyboardInterrupt, so that callers that only know Ctrl-C stop."""
+
+    def __init__(self, run: AutoplayRun | None, games: int) -> None:
+        super().__init__(f"interrupted: {run.summary.games if run else 0} of {games} games played")
+        self.run = run
+        self.games = games
+
+
 # ---- players and matches ------------------------------------------------------------------------
 
 
@@ -404,48 +414,39 @@ def run_autoplay(
     every core), or on the Dask cluster whose scheduler is at `scheduler` ("tcp://HOST:8786",
     needs ``pip install gaddag-solver[cluster]``). `keep_games` keeps every game's turns in the
     records (for GCG export). `progress(done, total)` is called as chunks finish. Reaching the
-    scheduler takes at most `scheduler_timeout` seconds (default SCHEDULER_TIMEOUT).
+    scheduler takes at most `scheduler_timeout` seconds (default SCHEDULER_TIMEOUT). Ctrl-C stops
+    the run at once and raises AutoplayInterrupted with the summary of the games finished.
     """
     if games < 1:
         raise AutoplayError(f"the number of games must be at least 1, not {games}")
     seed &= MASK64
     started = time.perf_counter()
-    if scheduler is not None:
-        used = 0
-        timeout = SCHEDULER_TIMEOUT if scheduler_timeout is None else scheduler_timeout
-        results = _run_dask(match, games, seed, scheduler, keep_games, progress, timeout)
-    else:
-        used = max(1, min(workers or os.cpu_count() or 1, (games + 1) // 2))
-        if used == 1:
-            _engine(match)  # load before the clock matters to progress
-            results = []
-            for start, stop in chunks(games, 1):
-                results.extend(play_chunk(match, seed, start, stop, keep_games))
-                if progress:
-                    progress(stop, games)
+    used = 0 if scheduler is not None else max(1, min(workers or os.cpu_count() or 1, (games + 1) // 2))
+    try:
+        if scheduler is not None:
+            timeout = SCHEDULER_TIMEOUT if scheduler_timeout is None else scheduler_timeout
+            plan = functools.partial(_tasks, match, games, seed, keep=keep_games)
+            parts = parallel.run_dask(play_chunk, plan, scheduler, timeout, progress, AutoplayError)
         else:
-            results = _run_local(match, games, seed, used, keep_games, progress)
+            tasks = _tasks(match, games, seed, used, keep_games)
+            if used == 1:
+                _engine(match)  # load before the clock matters to progress
+                parts = parallel.run_inline(play_chunk, tasks, progress)
+            else:
+                parts = parallel.run_local(play_chunk, tasks, used, progress)
+    except parallel.RunInterrupted as stopped:
+        # the finished chunks, in game order; a chunk holds whole mirrored pairs
+        results = [record for part in stopped.parts if part is not None for record in part]
+        seconds = time.perf_counter() - started
+        run = AutoplayRun(summarize(results, match.names, seed), results, seconds, used) if results else None
+        raise AutoplayInterrupted(run, games) from None
+    results = [record for part in parts for record in part]
     seconds = time.perf_counter() - started
     return AutoplayRun(summarize(results, match.names, seed), results, seconds, used)
 
 
 def _tasks(match: Match, games: int, seed: int, workers: int, keep: bool) -> list[parallel.Task]:
     return [((match, seed, start, stop, keep), stop - start) for start, stop in chunks(games, workers)]
-
-
-def _run_local(
-    match: Match, games: int, seed: int, workers: int, keep: bool, progress: Progress | None
-) -> list[GameRecord]:
-    parts = parallel.run_local(play_chunk, _tasks(match, games, seed, workers, keep), workers, progress)
-    return [record for part in parts for record in part]
-
-
-def _run_dask(
-    match: Match, games: int, seed: int, scheduler: str, keep: bool, progress: Progress | None, timeout: float
-) -> list[GameRecord]:
-    plan = functools.partial(_tasks, match, games, seed, keep=keep)
-    parts = parallel.run_dask(play_chunk, plan, scheduler, timeout, progress, AutoplayError)
-    return [record for part in parts for record in part]
 
 
 # ---- reporting ------------------------------------------------------------------------------------

@@ -85,6 +85,16 @@ class ReviewError(ValueError):
     settings); says which and why."""
 
 
+class ReviewInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a batch: ``results`` are the files reviewed by then (whole chunks, in the
+    order of the paths, possibly with gaps), of ``total``."""
+
+    def __init__(self, results: list[FileResult], total: int) -> None:
+        super().__init__(f"interrupted: {len(results)} of {total} files reviewed")
+        self.results = results
+        self.total = total
+
+
 @dataclass(frozen=True)
 class SimSettings:
     """How each turn is simulated: the ``candidates`` best moves by equity (the move made is added
@@ -893,14 +903,18 @@ def review_files(
         return []
     probe = _engine(spec)
     probe.leaves(probe.lexicon(spec.lexicon) if spec.lexicon is not None else None)
-    if scheduler is not None:
-        plan = lambda workers: _tasks(spec, paths, workers)  # noqa: E731
-        parts = parallel.run_dask(review_chunk, plan, scheduler, scheduler_timeout, progress, ReviewError)
-    else:
-        used = max(1, min(workers or os.cpu_count() or 1, len(paths)))
-        tasks = _tasks(spec, paths, used)
-        if used == 1:
-            parts = parallel.run_inline(review_chunk, tasks, progress)
+    try:
+        if scheduler is not None:
+            plan = lambda workers: _tasks(spec, paths, workers)  # noqa: E731
+            parts = parallel.run_dask(review_chunk, plan, scheduler, scheduler_timeout, progress, ReviewError)
         else:
-            parts = parallel.run_local(review_chunk, tasks, used, progress)
+            used = max(1, min(workers or os.cpu_count() or 1, len(paths)))
+            tasks = _tasks(spec, paths, used)
+            if used == 1:
+                parts = parallel.run_inline(review_chunk, tasks, progress)
+            else:
+                parts = parallel.run_local(review_chunk, tasks, used, progress)
+    except parallel.RunInterrupted as stopped:
+        finished = [result for part in stopped.parts if part is not None for result in part]
+        raise ReviewInterrupted(finished, len(paths)) from None
     return [result for part in parts for result in part]
