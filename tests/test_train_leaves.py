@@ -385,6 +385,175 @@ def test_bad_checkpoints_and_other_runs_are_refused(tiny: tuple[str, str], tmp_p
         config(tiny, generations=0)
 
 
+def test_ctrl_c_while_the_table_is_estimated_keeps_the_games(
+    tiny: tuple[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The estimate takes seconds a generation: Ctrl-C then is the usual message, with the
+    generation's statistics saved, and the resumed run plays nothing again."""
+    straight = train.train(config(tiny, generations=1, eval_games=0), tmp_path / "s.leaves", workers=1)
+    out = tmp_path / "r.leaves"
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    real = train.estimate
+    monkeypatch.setattr(train, "estimate", interrupted)
+    with pytest.raises(
+        train.TrainInterrupted,
+        match=r"^interrupted in generation 1 while estimating its table; the checkpoint is saved: run",
+    ):
+        train.train(config(tiny, generations=1, eval_games=0), out, workers=1)
+    meta = json.loads((train.checkpoint_dir(out) / "partial.json").read_text())
+    assert meta["generation"] == 1 and meta["chunks"] == [0, 1, 2] and meta["games"] == 450
+    monkeypatch.setattr(train, "estimate", real)
+    played = []
+    resumed = train.train(
+        config(tiny, generations=1, eval_games=0),
+        out,
+        workers=2,
+        progress=lambda g: lambda done, total: played.append((g, done)),
+    )
+    assert played == [(1, 450)]  # the games were all there
+    assert resumed.output.read_bytes() == straight.output.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def half_trained(tiny: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """A checkpoint interrupted in generation 1 after two of its three chunks (its folder), and
+    the table an uninterrupted run makes."""
+    folder = tmp_path_factory.mktemp("half")
+    straight = train.train(config(tiny, generations=1, eval_games=0), folder / "s.leaves", workers=1)
+
+    def stop_after_two_chunks(generation: int):
+        def progress(done: int, total: int) -> None:
+            if done >= 2 * train.CHUNK_GAMES:
+                raise KeyboardInterrupt
+
+        return progress
+
+    with pytest.raises(train.TrainInterrupted):
+        train.train(
+            config(tiny, generations=1, eval_games=0),
+            folder / "h.leaves",
+            workers=1,
+            progress=stop_after_two_chunks,
+        )
+    return train.checkpoint_dir(folder / "h.leaves"), straight.output.read_bytes()
+
+
+def _forged(meta: dict, data: bytes, **fields: object) -> dict:
+    """partial.json with ``fields`` changed and the checksum made to match again."""
+    forged = {**meta, **fields}
+    forged["checksum"] = train._partial_checksum(
+        data, forged["generation"], forged["table"], forged["chunks"], forged["games"]
+    )
+    return forged
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda meta, data: {**meta, "chunks": [-1]}, "checksum"),
+        (lambda meta, data: {**meta, "chunks": ["a"]}, "not a list of chunk numbers"),
+        (lambda meta, data: {**meta, "chunks": [0, 1, 2]}, "checksum"),  # every chunk: 400 games as 450
+        (lambda meta, data: {**meta, "chunks": None}, "not a list of chunk numbers"),
+        (lambda meta, data: {**meta, "chunks": [True, 1]}, "not a list of chunk numbers"),
+        (lambda meta, data: _forged(meta, data, chunks=[0, 7], games=400), "outside 0..2"),
+        (lambda meta, data: _forged(meta, data, chunks=[-1, 0], games=400), "outside 0..2"),
+        (lambda meta, data: _forged(meta, data, chunks=[0, 0], games=400), "without repeats"),
+        (lambda meta, data: _forged(meta, data, chunks=[0, 1, 2], games=400), "the chunks listed hold 450"),
+        (lambda meta, data: {k: v for k, v in meta.items() if k != "checksum"}, "checksum"),
+        (lambda meta, data: {**meta, "format": 1}, "not a format-2 partial.json"),
+        (lambda meta, data: [meta], "not a format-2 partial.json"),
+        (lambda meta, data: "[" * 100_000 + "]" * 100_000, "nest|recursion|depth"),
+    ],
+)
+def test_a_partial_checkpoint_that_does_not_check_out_is_refused(
+    tiny: tuple[str, str], half_trained: tuple[Path, bytes], tmp_path: Path, change, message: str
+) -> None:
+    import shutil
+
+    folder = tmp_path / "t.leaves.checkpoint"
+    shutil.copytree(half_trained[0], folder)
+    meta_path = folder / "partial.json"
+    meta = json.loads(meta_path.read_text())
+    assert meta["chunks"] == [0, 1] and meta["games"] == 400
+    changed = change(meta, (folder / "partial.stats").read_bytes())
+    meta_path.write_text(changed if isinstance(changed, str) else json.dumps(changed))
+    with pytest.raises(
+        train.TrainError, match=rf"partial\.json: a damaged checkpoint \(.*({message}).*\); pass --restart$"
+    ):
+        train.train(config(tiny, generations=1, eval_games=0), tmp_path / "t.leaves", workers=1)
+    meta_path.write_text(json.dumps(meta))  # as it was: it resumes to the uninterrupted run's table
+    assert (
+        train.train(
+            config(tiny, generations=1, eval_games=0), tmp_path / "t.leaves", workers=1
+        ).output.read_bytes()
+        == half_trained[1]
+    )
+
+
+def test_statistics_that_do_not_match_the_chunk_list_are_refused(
+    tiny: tuple[str, str], half_trained: tuple[Path, bytes], tmp_path: Path
+) -> None:
+    import shutil
+
+    folder = tmp_path / "t.leaves.checkpoint"
+    shutil.copytree(half_trained[0], folder)
+    stats = bytearray((folder / "partial.stats").read_bytes())
+    stats[-1] ^= 1
+    (folder / "partial.stats").write_bytes(bytes(stats))
+    with pytest.raises(train.TrainError, match=r"do not match their checksum\); pass --restart$"):
+        train.train(config(tiny, generations=1, eval_games=0), tmp_path / "t.leaves", workers=1)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda doc: {**doc, "generations": [{}]}, r"generations\[0\]: not generation 1's entry"),
+        (lambda doc: {**doc, "generations": {}}, "generations: not a list"),
+        (lambda doc: {**doc, "generations": None}, "generations: not a list"),
+        (
+            lambda doc: {**doc, "config": {**doc["config"], "games": "450"}},
+            r"config\.games: '450' is not a whole number",
+        ),
+        (
+            lambda doc: {**doc, "config": {**doc["config"], "smooth": 1}},
+            r"config\.smooth: 1 is not true or false",
+        ),
+        (lambda doc: {**doc, "config": None}, "config: not a training configuration"),
+        (lambda doc: [doc], "not a format-1 run.json"),
+        (lambda doc: "{" * 50_000, "nest|recursion|depth|Expecting"),
+        (lambda doc: "[" * 100_000 + "]" * 100_000, "nest|recursion|depth"),
+    ],
+)
+def test_a_run_log_that_does_not_check_out_is_refused(
+    tiny: tuple[str, str], tmp_path: Path, change, message: str
+) -> None:
+    out = tmp_path / "t.leaves"
+    train.train(config(tiny, generations=1, games=200, eval_games=4), out, workers=1)
+    run_file = train.checkpoint_dir(out) / "run.json"
+    document = json.loads(run_file.read_text())
+    changed = change(document)
+    run_file.write_text(changed if isinstance(changed, str) else json.dumps(changed))
+    with pytest.raises(
+        train.TrainError,
+        match=rf"run\.json: not a readable checkpoint \(.*({message}).*\); .*pass --restart$",
+    ):
+        train.train(config(tiny, generations=2, games=200, eval_games=4), out, workers=1)
+
+
+def test_a_run_log_entry_missing_a_figure_is_refused(tiny: tuple[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "t.leaves"
+    train.train(config(tiny, generations=1, games=200, eval_games=4), out, workers=1)
+    run_file = train.checkpoint_dir(out) / "run.json"
+    document = json.loads(run_file.read_text())
+    del document["generations"][0]["evaluation"]["greedy"]["win_rate"]["low"]
+    run_file.write_text(json.dumps(document))
+    with pytest.raises(train.TrainError, match=r"evaluation\.greedy\.win_rate: not an interval"):
+        train.train(config(tiny, generations=2, games=200, eval_games=4), out, workers=1)
+
+
 def test_a_lexicon_for_other_rules_is_refused(tiny: tuple[str, str]) -> None:
     with pytest.raises(train.TrainError):
         train.TrainConfig.create(tiny[0], "russian", 1, 10, 1)
@@ -441,7 +610,7 @@ def test_a_ctrl_c_during_a_merge_waits_for_the_chunk_to_be_recorded(tmp_path: Pa
     import os
     import signal
 
-    partial = train._Partial(tmp_path, 1, b"table", 4)
+    partial = train._Partial(tmp_path, 1, b"table", 4, train.chunk_ranges(800))
     merged: list[object] = []
 
     class MergedUnderCtrlC:

@@ -13,7 +13,9 @@ the same command gives the same table on one core, on many, or on a Dask cluster
 A run keeps a checkpoint folder next to its output (``OUT.checkpoint/``): the configuration and
 the per-generation log (``run.json``), every generation's table (``gen-NN.leaves``), and, while a
 generation is under way, the statistics of its finished chunks (``partial.stats``, saved every
-half minute and on Ctrl-C). The same command resumes where the run stopped.
+half minute, on Ctrl-C and when the generation's games are done, before its table is estimated)
+with the list of those chunks and a checksum of both (``partial.json``). The same command
+resumes where the run stopped; a checkpoint that does not check out is refused.
 """
 
 from __future__ import annotations
@@ -25,9 +27,8 @@ import signal
 import sys
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -39,12 +40,14 @@ from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
 from ..rules import Rules, portable_rules
 from ..solver import check_alphabets, core_rules
+from . import parallel
 from .autoplay import SCHEDULER_TIMEOUT, AutoplayError, Match, PlayerSpec, pair_seed, run_autoplay
 from .leave_estimate import Estimate, estimate
 
 CHUNK_GAMES = 200  # games per task: fixed, so that the chunks (and the table) do not depend on the workers
 CHECKPOINT_SECONDS = 30.0  # how often an unfinished generation's statistics are saved
 FORMAT = 1  # of run.json
+PARTIAL_FORMAT = 2  # of partial.json (1 had a CRC of the statistics alone, not of the chunk list)
 TRAIN_STREAM = 0x545241494E  # seeds of training games
 EVAL_STREAM = 0x4556414C  # seeds of the evaluation matches
 
@@ -151,11 +154,6 @@ def train_chunk(
     return stats.to_bytes()
 
 
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the parent, which saves the checkpoint and stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 # ---- the checkpoint ---------------------------------------------------------------------------------------
 
 
@@ -206,11 +204,8 @@ def _open_state(folder: Path, config: TrainConfig, restart: bool) -> _State:
         return state
     try:
         document = json.loads(run_file.read_bytes())
-        saved = TrainConfig(**document["config"])
-        log = list(document["generations"])
-        if document.get("format") != FORMAT or not all(isinstance(entry, dict) for entry in log):
-            raise ValueError("unknown layout")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        saved, log = _read_run(document)
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise TrainError(
             f"{run_file}: not a readable checkpoint ({exc}); remove the folder or pass --restart"
         ) from None
@@ -231,6 +226,76 @@ def _open_state(folder: Path, config: TrainConfig, restart: bool) -> _State:
             )
     state.save()  # a run may be extended with more generations
     return state
+
+
+CONFIG_TYPES = {
+    "lexicon": str,
+    "rules": str,
+    "generations": int,
+    "games": int,
+    "seed": int,
+    "eval_games": int,
+    "smooth": bool,
+}
+
+TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
+
+
+def _read_run(document: Any) -> tuple[TrainConfig, list[dict[str, Any]]]:
+    """run.json's configuration and log, checked field by field (ValueError says what is wrong):
+    a resumed run reads every field the log's table prints."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ValueError(f"not a format-{FORMAT} run.json")
+    fields = document.get("config")
+    if not isinstance(fields, dict) or set(fields) - set(CONFIG_TYPES):
+        raise ValueError("config: not a training configuration")
+    for name, kind in CONFIG_TYPES.items():
+        if name in fields and not _is(fields[name], kind):
+            raise ValueError(f"config.{name}: {fields[name]!r} is not {TYPE_NAMES[kind]}")
+    saved = TrainConfig(**fields)
+    log = document.get("generations")
+    if not isinstance(log, list) or len(log) > saved.generations:
+        raise ValueError(f"generations: not a list of at most {saved.generations} generations")
+    for number, entry in enumerate(log, 1):
+        _check_entry(entry, number, saved.games)
+    return saved, log
+
+
+def _is(value: Any, kind: type) -> bool:
+    """isinstance, with a bool not taken for an int (JSON's true is not 1)."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _check_entry(entry: Any, number: int, games: int) -> None:
+    where = f"generations[{number - 1}]"
+    if (
+        not isinstance(entry, dict)
+        or entry.get("generation") != number
+        or not _is(entry.get("generation"), int)
+    ):
+        raise ValueError(f"{where}: not generation {number}'s entry")
+    if entry.get("games") != games or not _is(entry.get("games"), int):
+        raise ValueError(f"{where}.games: not {games}")
+    for name in ("play_seconds", "games_per_second"):
+        value = entry.get(name)
+        if value is not None and not _is(value, float) and not _is(value, int):
+            raise ValueError(f"{where}.{name}: not a number")
+    evaluation = entry.get("evaluation")
+    if evaluation is None:
+        return
+    if not isinstance(evaluation, dict):
+        raise ValueError(f"{where}.evaluation: not an object")
+    for name in ("previous", "greedy"):
+        result = evaluation.get(name)
+        if not isinstance(result, dict) or not _is(result.get("games"), int):
+            raise ValueError(f"{where}.evaluation.{name}: not a match's result")
+        for figure in ("win_rate", "mean_spread"):
+            interval = result.get(figure)
+            if not isinstance(interval, dict) or not all(
+                _is(interval.get(key), float) or _is(interval.get(key), int)
+                for key in ("value", "low", "high")
+            ):
+                raise ValueError(f"{where}.evaluation.{name}.{figure}: not an interval")
 
 
 def _identity(config: TrainConfig) -> tuple[Any, ...]:
@@ -277,10 +342,13 @@ def _interrupt_after() -> Iterator[None]:
 class _Partial:
     """The statistics of a generation's finished chunks, saved now and then."""
 
-    def __init__(self, folder: Path, generation: int, table: bytes, entries: int) -> None:
+    def __init__(
+        self, folder: Path, generation: int, table: bytes, entries: int, ranges: list[tuple[int, int]]
+    ) -> None:
         self.stats_path = folder / "partial.stats"
         self.meta_path = folder / "partial.json"
         self.generation = generation
+        self.ranges = ranges
         self.table_digest = table_digest(table)
         self.stats = core.RackStats(entries)
         self.done: set[int] = set()
@@ -293,17 +361,47 @@ class _Partial:
         try:
             meta = json.loads(self.meta_path.read_bytes())
             data = self.stats_path.read_bytes()
-            if zlib.crc32(data) != meta["stats_crc"]:
-                raise ValueError("the statistics do not match their checksum")
+            chunks = self._check(meta, data)
             stats = core.RackStats.from_bytes(data)
-        except (OSError, ValueError, KeyError, TypeError, core.CoreError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, core.CoreError) as exc:
             raise TrainError(f"{self.meta_path}: a damaged checkpoint ({exc}); pass --restart") from None
-        if meta.get("generation") != self.generation or meta.get("table") != self.table_digest:
+        if meta["generation"] != self.generation or meta["table"] != self.table_digest:
             return  # left by an earlier generation: start this one afresh
         if stats.entries != entries:
-            raise TrainError(f"{self.stats_path}: statistics for {stats.entries} leaves, not {entries}")
+            raise TrainError(
+                f"{self.stats_path}: statistics for {stats.entries} leaves, not {entries}; pass --restart"
+            )
+        if (stats.totals[0] == 0) != (not chunks):
+            raise TrainError(
+                f"{self.stats_path}: {stats.totals[0]} racks recorded in {len(chunks)} chunks; pass --restart"
+            )
         self.stats = stats
-        self.done = set(meta["chunks"])
+        self.done = set(chunks)
+
+    def _check(self, meta: Any, data: bytes) -> list[int]:
+        """partial.json's chunk list, once its layout, its checksum and its ranges check out
+        (ValueError says what does not): a chunk missing from the list would be played again and
+        counted twice, one listed but not in the statistics never played."""
+        if not isinstance(meta, dict) or meta.get("format") != PARTIAL_FORMAT:
+            raise ValueError(f"not a format-{PARTIAL_FORMAT} partial.json")
+        chunks, generation, table = meta.get("chunks"), meta.get("generation"), meta.get("table")
+        if not isinstance(chunks, list) or not all(_is(chunk, int) for chunk in chunks):
+            raise ValueError("chunks: not a list of chunk numbers")
+        if not _is(generation, int) or not isinstance(table, str) or not _is(meta.get("games"), int):
+            raise ValueError("generation, table or games: missing or of the wrong type")
+        if meta.get("checksum") != _partial_checksum(data, generation, table, chunks, meta["games"]):
+            raise ValueError("the statistics and their chunk list do not match their checksum")
+        if chunks != sorted(set(chunks)):
+            raise ValueError("chunks: not in ascending order without repeats")
+        if generation != self.generation or table != self.table_digest:
+            return chunks  # another generation's: not resumed, its ranges do not matter
+        count = len(self.ranges)
+        if chunks and not 0 <= chunks[0] <= chunks[-1] < count:
+            raise ValueError(f"chunks: a chunk number outside 0..{count - 1}")
+        games = sum(self.ranges[chunk][1] - self.ranges[chunk][0] for chunk in chunks)
+        if meta["games"] != games:
+            raise ValueError(f"games: {meta['games']}, but the chunks listed hold {games}")
+        return chunks
 
     def add(self, chunk: int, data: bytes) -> None:
         incoming = core.RackStats.from_bytes(data)
@@ -313,14 +411,25 @@ class _Partial:
 
     def save(self) -> None:
         data = self.stats.to_bytes()
-        _write_atomic(self.stats_path, data)
+        chunks = sorted(self.done)
+        games = sum(self.ranges[chunk][1] - self.ranges[chunk][0] for chunk in chunks)
         meta = {
+            "format": PARTIAL_FORMAT,
             "generation": self.generation,
             "table": self.table_digest,
-            "chunks": sorted(self.done),
-            "stats_crc": zlib.crc32(data),
+            "chunks": chunks,
+            "games": games,
+            "checksum": _partial_checksum(data, self.generation, self.table_digest, chunks, games),
         }
-        _write_atomic(self.meta_path, json.dumps(meta).encode())
+        # both written in full, then renamed one after the other, Ctrl-C held off meanwhile: the
+        # checksum refuses a pair from two saves, which only a kill between the renames could leave
+        stats_tmp = self.stats_path.with_name(self.stats_path.name + ".tmp")
+        meta_tmp = self.meta_path.with_name(self.meta_path.name + ".tmp")
+        with _interrupt_after():
+            stats_tmp.write_bytes(data)
+            meta_tmp.write_bytes(json.dumps(meta).encode())
+            os.replace(stats_tmp, self.stats_path)
+            os.replace(meta_tmp, self.meta_path)
         self.saved_at = time.monotonic()
 
     def maybe_save(self) -> None:
@@ -330,6 +439,13 @@ class _Partial:
     def remove(self) -> None:
         for path in (self.stats_path, self.meta_path):
             path.unlink(missing_ok=True)
+
+
+def _partial_checksum(data: bytes, generation: int, table: str, chunks: list[int], games: int) -> str:
+    """What binds a generation's saved statistics to the chunks they hold."""
+    digest = hashlib.sha256(data)
+    digest.update(json.dumps([generation, table, chunks, games]).encode())
+    return digest.hexdigest()
 
 
 def _play_generation(
@@ -361,26 +477,24 @@ def _play_generation(
                 if progress:
                     progress(done_games(), config.games)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
+            # workers ignore Ctrl-C and die with this process; on any exception they are stopped
+            # at once, their chunks under way lost (a resumed run plays them again)
+            with parallel.local_pool(workers) as pool:
                 pending: dict[Future[bytes], int] = {}
                 queue = list(todo)
-                try:
-                    while queue or pending:
-                        while queue and len(pending) < 2 * workers:  # a few ahead, not the whole generation
-                            i = queue.pop(0)
-                            start, stop = ranges[i]
-                            pending[
-                                pool.submit(train_chunk, *args, table, config.seed, generation, start, stop)
-                            ] = i
-                        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in finished:
-                            partial.add(pending.pop(future), future.result())
-                        partial.maybe_save()
-                        if progress:
-                            progress(done_games(), config.games)
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+                while queue or pending:
+                    while queue and len(pending) < 2 * workers:  # a few ahead, not the whole generation
+                        i = queue.pop(0)
+                        start, stop = ranges[i]
+                        pending[
+                            pool.submit(train_chunk, *args, table, config.seed, generation, start, stop)
+                        ] = i
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        partial.add(pending.pop(future), future.result())
+                    partial.maybe_save()
+                    if progress:
+                        progress(done_games(), config.games)
     except KeyboardInterrupt:
         partial.save()
         raise TrainInterrupted(
@@ -403,39 +517,49 @@ def _play_dask(
     progress: Progress | None,
     done_games: Callable[[], int],
 ) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise TrainError("--scheduler needs Dask: pip install 'gaddag-solver[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise TrainError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
-    with client:
-        shared = client.scatter(table, broadcast=True)
-        futures = []
-        chunk_of = {}
-        for i in todo:
-            start, stop = ranges[i]
-            future = client.submit(
-                train_chunk, config.lexicon, config.rules, shared, config.seed, generation, start, stop,
-                pure=False, retries=2,
-            )  # fmt: skip
-            futures.append(future)
-            chunk_of[future.key] = i
-        for future in as_completed(futures, loop=client.loop):
-            i = chunk_of[future.key]
-            try:
-                data = future.result()
-            except Exception as exc:
+    with parallel.dask_client(scheduler, SCHEDULER_TIMEOUT, TrainError) as client:
+        from distributed import as_completed
+
+        futures: list[Any] = []
+        try:
+            shared = client.scatter(table, broadcast=True)
+            chunk_of = {}
+            for i in todo:
+                start, stop = ranges[i]
+                future = client.submit(
+                    train_chunk, config.lexicon, config.rules, shared, config.seed, generation, start, stop,
+                    pure=False, retries=2,
+                )  # fmt: skip
+                futures.append(future)
+                chunk_of[future.key] = i
+            for future in as_completed(futures, loop=client.loop):
+                i = chunk_of[future.key]
+                try:
+                    data = future.result()
+                except Exception as exc:
+                    if parallel.lost_scheduler(client, exc):
+                        raise
+                    raise TrainError(
+                        f"a worker failed on training games {ranges[i][0]}..{ranges[i][1] - 1}: {exc}"
+                    ) from exc
+                partial.add(i, data)
+                future.release()
+                partial.maybe_save()
+                if progress:
+                    progress(done_games(), config.games)
+        except KeyboardInterrupt:
+            parallel.cancel(client, futures)
+            raise
+        except TrainError:
+            raise
+        except Exception as exc:
+            if parallel.lost_scheduler(client, exc):
                 raise TrainError(
-                    f"a worker failed on training games {ranges[i][0]}..{ranges[i][1] - 1}: {exc}"
-                ) from exc
-            partial.add(i, data)
-            future.release()
-            partial.maybe_save()
-            if progress:
-                progress(done_games(), config.games)
+                    f"lost the Dask scheduler at {scheduler!r} in generation {generation} after "
+                    f"{done_games()} of {config.games} games; the checkpoint is saved: run the same "
+                    "command to resume"
+                ) from None
+            raise
 
 
 # ---- the run --------------------------------------------------------------------------------------------
@@ -485,6 +609,23 @@ def train(
 
     `progress(generation)` may return a callback for that generation's games; `log` receives a
     line per finished generation. Raises TrainInterrupted on Ctrl-C (the checkpoint is saved)."""
+    try:
+        return _train(config, out, workers, scheduler, restart, progress, log)
+    except KeyboardInterrupt:  # between the steps that say where they were: every file is whole
+        raise TrainInterrupted(
+            "interrupted; the checkpoint is saved: run the same command to resume"
+        ) from None
+
+
+def _train(
+    config: TrainConfig,
+    out: str | os.PathLike[str],
+    workers: int | None,
+    scheduler: str | None,
+    restart: bool,
+    progress: Callable[[int], Progress | None] | None,
+    log: Log | None,
+) -> TrainResult:
     started = time.perf_counter()
     say = log or (lambda line: None)
     rules = Rules.load(config.rules)
@@ -504,16 +645,23 @@ def train(
         say(f"resuming after generation {state.done} of {config.generations} ({folder})")
     for generation in range(state.done + 1, config.generations + 1):
         t0 = time.perf_counter()
-        partial = _Partial(folder, generation, table, entries)
+        partial = _Partial(folder, generation, table, entries, chunk_ranges(config.games))
         _play_generation(
             config, generation, table, partial, used, scheduler, progress(generation) if progress else None
         )
         play_seconds = time.perf_counter() - t0
-        sums, seen = _arrays(partial.stats)
-        found: Estimate = estimate(sums, seen, partial.stats.totals, rules, smooth=config.smooth)
-        new = Leaves.from_hundredths(rules, found.values, f"generation {generation}")
         path = state.table_path(generation)
-        _write_atomic(path, new.to_bytes())
+        try:
+            partial.save()  # the estimate takes seconds: Ctrl-C then must not lose the games
+            sums, seen = _arrays(partial.stats)
+            found: Estimate = estimate(sums, seen, partial.stats.totals, rules, smooth=config.smooth)
+            new = Leaves.from_hundredths(rules, found.values, f"generation {generation}")
+            _write_atomic(path, new.to_bytes())
+        except KeyboardInterrupt:
+            raise TrainInterrupted(
+                f"interrupted in generation {generation} while estimating its table; the checkpoint is "
+                "saved: run the same command to resume"
+            ) from None
         entry: dict[str, Any] = {
             "generation": generation,
             "games": config.games,
@@ -527,7 +675,8 @@ def train(
             except KeyboardInterrupt:
                 partial.save()
                 raise TrainInterrupted(
-                    f"interrupted while measuring generation {generation}; run the same command to resume"
+                    f"interrupted while measuring generation {generation}; the checkpoint is saved: "
+                    "run the same command to resume"
                 ) from None
             except AutoplayError as exc:
                 raise TrainError(f"measuring generation {generation}: {exc}") from None
