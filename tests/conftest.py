@@ -111,6 +111,7 @@ SPLIT = {
     "tests/test_fuzz.py",
     "tests/test_movegen.py",
     "tests/test_preendgame.py",
+    "tests/test_signals.py",
 }
 LONGEST_FIRST = [
     "tests/test_web_page.py",
