@@ -4,7 +4,7 @@
 #   2. a virtual environment at .venv with the package installed editable (this compiles
 #      csrc/ into the cffi extension gaddag_solver._core) and the test tools
 #   3. the default lexicons in lexicons/ (English: enable, sowpods, twl06; Polish: sjp;
-#      Russian and Эрудит: lebedev, lebedev-erudit)
+#      Russian and Эрудит: opencorpora, opencorpora-erudit)
 #   4. the browser build: the Pyodide runtime from npm and our wasm wheel in build/wasm/ (and
 #      axe-core from npm, which the page's tests inject for their accessibility scan)
 # 4 runs alongside 2 and 3, and 3 a process per lexicon.

@@ -112,3 +112,73 @@ def test_every_shipped_ruleset_has_a_default_list_from_the_registries() -> None:
         assert (
             Rules.load(lexicons.SOURCES[default].rules).alphabet.letters == Rules.load(name).alphabet.letters
         )
+
+
+# ---- the Russian nouns (gaddag_solver/opencorpora.py) ------------------------------------------------
+
+
+def test_the_game_nouns_are_chosen_per_paradigm() -> None:
+    """Hand-made paradigms of pymorphy3's layout (suffixes, tags, prefixes: a third each), each
+    form's tag as OpenCorpora writes it."""
+    import pymorphy3
+    from gaddag_solver.opencorpora import allowed_forms
+
+    tag = pymorphy3.MorphAnalyzer().TagClass  # the tag class, knowing OpenCorpora's grammemes
+    gramtab = [
+        tag(text)
+        for text in [
+            "NOUN,anim,masc sing,nomn",  # 0
+            "NOUN,anim,masc sing,gent",  # 1
+            "NOUN,anim,masc plur,nomn",  # 2
+            "NOUN,inan,GNdr,Pltm plur,nomn",  # 3
+            "NOUN,inan,GNdr,Pltm plur,gent",  # 4
+            "INFN,impf,intr",  # 5
+            "NOUN,anim,masc,Name sing,nomn",  # 6
+            "NOUN,inan,femn sing,nomn,Infr",  # 7
+            "NOUN,inan,femn plur,nomn",  # 8
+            "ADJF,Qual masc,sing,nomn",  # 9
+            "NOUN,inan,masc,Abbr sing,nomn",  # 10
+            "NOUN,inan,neut,Fixd sing,nomn",  # 11
+        ]
+    ]
+
+    def paradigm(*tags: int) -> list[int]:
+        return [0] * len(tags) + list(tags) + [0] * len(tags)
+
+    paradigms = [
+        paradigm(0, 1, 2),  # КОТ, КОТА, КОТЫ: the singular only
+        paradigm(3, 4),  # НОЖНИЦЫ: no singular, so the nominative plural
+        paradigm(5),  # a verb
+        paradigm(6, 2),  # a name (and a plural of no name)
+        paradigm(7, 8),  # ДЕНЬГИ: its singular only informal, so the plural
+        paradigm(9),  # an adjective
+        paradigm(10),  # an abbreviation
+        paradigm(11, 11),  # КОФЕ: indeclinable, a noun
+    ]
+    assert allowed_forms(paradigms, gramtab) == {(0, 0), (1, 0), (3, 1), (4, 1), (7, 0), (7, 1)}
+
+
+@pytest.mark.parametrize(
+    ("name", "allowed", "refused"),
+    [
+        (
+            "opencorpora",
+            ["КОТ", "ЁЖ", "СТОЛ", "НОЖНИЦЫ", "САНИ", "ДЕНЬГИ", "КОФЕ", "МЕТРО", "ЕЛЬ"],
+            ["КОТОМ", "СТОЛЫ", "БЕЖАТЬ", "КРАСИВЫЙ", "МОСКВА", "ИВАН", "ВУЗ", "ХОРОШО", "ЕЖ"],
+        ),
+        ("opencorpora-erudit", ["КОТ", "ЕЖ", "НОЖНИЦЫ", "КОФЕ"], ["КОТОМ", "СТОЛЫ", "БЕЖАТЬ", "ИВАН"]),
+    ],
+)
+def test_the_russian_lists_hold_the_nouns_the_games_allow(
+    name: str, allowed: list[str], refused: list[str]
+) -> None:
+    """A noun in, and a case, a plural with a singular, a verb, an adjective, a place, a name, an
+    abbreviation and an adverb out (the default lexicons are built by scripts/setup_env.sh)."""
+    from gaddag_solver import Lexicon, Rules
+    from gaddag_solver.lexicons import resolve_lexicon
+
+    source = lexicons.SOURCES[name]
+    lexicon = Lexicon.load(resolve_lexicon(name), Rules.load(source.rules))
+    assert [word for word in allowed if word not in lexicon] == []
+    assert [word for word in refused if word in lexicon] == []
+    assert 60_000 < len(lexicon) < 70_000

