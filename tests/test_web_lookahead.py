@@ -95,6 +95,10 @@ def test_endgame_shows_the_exact_line(page: Page, lexicon: Lexicon) -> None:
     assert [m["move"] for m in answer["line"]] == [str(m) for m in expected.line]
     assert page.page.locator("#lookahead-rows tr").count() == len(expected.line)
     assert "exact" in page.page.text_content("#lookahead-status")
+    # the header names every column (issue 26, item 11: "Who" and "Move" were visually hidden)
+    head = page.page.locator("#lookahead-head th")
+    assert head.all_inner_texts() == ["#", "Who", "Move"]
+    assert page.page.locator("#lookahead-head .visually-hidden").count() == 0
     assert not page.errors, page.errors
 
 

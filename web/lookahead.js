@@ -162,7 +162,7 @@ export class LookAheadPanel {
         rows.push(tr);
       });
     } else {
-      $("lookahead-head").replaceChildren(...["#", "Who", "Move"].map(th));
+      $("lookahead-head").replaceChildren(...["#", "Who", "Move"].map((t) => th(t)));
       (answer.line || []).forEach((m, i) => {
         const tr = document.createElement("tr");
         tr.dataset.index = String(i);
