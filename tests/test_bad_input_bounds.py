@@ -152,8 +152,14 @@ def test_the_bound_itself_is_a_score() -> None:
     [
         ("2147483648/0 0", "CGP score of the player to move 2147483648 is out of range"),
         ("0/-2147483649 0", "CGP opponent's score -2147483649 is out of range"),
-        ("0/0 99999999999", "CGP zero-turn count 99999999999: the english game ends after 6 scoreless"),
-        ("0/0 7", "CGP zero-turn count 7: the english game ends after 6 scoreless turns, so it is 0 to 6"),
+        (
+            "0/0 99999999999",
+            "CGP zero-turn count 99999999999: the English Scrabble game ends after 6 scoreless",
+        ),
+        (
+            "0/0 7",
+            "CGP zero-turn count 7: the English Scrabble game ends after 6 scoreless turns, so it is 0 to 6",
+        ),
     ],
 )
 def test_cgp_numbers_beyond_a_game_are_refused(fields: str, message: str) -> None:
@@ -197,10 +203,12 @@ def test_too_many_tiles_of_a_letter_names_the_letter(small: Lexicon) -> None:
     z = ENGLISH.alphabet.code("Z")
     board = Board(ENGLISH, bytes(7 * 15 + 4) + bytes([z] * 4) + bytes(15 * 15 - 7 * 15 - 8), check=False)
     with pytest.raises(
-        GameError, match=r"^the board and racks hold 5 'Z' tiles; the english set has 1 \(4 too"
+        GameError, match=r"^the board and racks hold 5 'Z' tiles; the English Scrabble set has 1 \(4 too"
     ):
         Game.from_position(board, ["Z", "AB"], small)
-    with pytest.raises(GameError, match=r"^the board and racks hold 3 blanks; the english set has 2 \(1 too"):
+    with pytest.raises(
+        GameError, match=r"^the board and racks hold 3 blanks; the English Scrabble set has 2 \(1 too"
+    ):
         Game.from_position(Board.empty(ENGLISH), ["??", "?"], small)
 
 

@@ -127,15 +127,15 @@ def test_from_text_reads_every_reference_grid() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (grid() + "\n" + "." * 15, "board has 16 rows, the english rules need 15"),
-        ("\n".join(["." * 15] * 14), "board has 14 rows, the english rules need 15"),
+        (grid() + "\n" + "." * 15, "board has 16 rows, the English Scrabble rules need 15"),
+        ("\n".join(["." * 15] * 14), "board has 14 rows, the English Scrabble rules need 15"),
         (
             "\n".join(["." * 15] * 7 + ["." * 14] + ["." * 15] * 7),
-            "board row 8 has 14 squares, the english rules need 15",
+            "board row 8 has 14 squares, the English Scrabble rules need 15",
         ),
         (
             grid("", "", "", "", "", "", "", ".......Ж"),
-            "square H8: 'Ж' is not a letter of the english alphabet",
+            "square H8: 'Ж' is not a letter of the English Scrabble alphabet",
         ),
         (grid("", "", "", "", "", "", "", ".......C?T"), "square I8: '?' is not a letter"),
     ],
@@ -181,7 +181,7 @@ def test_other_sizes_and_alphabets() -> None:
     super_rules = Rules.load("super")
     board = Board.empty(super_rules)
     assert len(board.codes()) == 21 * 21
-    with pytest.raises(PositionError, match="board has 15 rows, the super rules need 21"):
+    with pytest.raises(PositionError, match="board has 15 rows, the Super Scrabble rules need 21"):
         Board.from_text(grid(), super_rules)
     erudit = Rules.load("erudit")
     lines = ["." * 15 for _ in range(15)]
@@ -228,12 +228,21 @@ def test_rack_parsing_and_counts() -> None:
 
 
 def test_rack_errors() -> None:
-    with pytest.raises(RackError, match="8 tiles; the english rack holds at most 7"):
+    with pytest.raises(RackError, match="8 tiles; the English Scrabble rack holds at most 7"):
         Rack("AEINRST?", ENGLISH)
-    with pytest.raises(RackError, match="'1' is not a letter of the english alphabet"):
+    with pytest.raises(RackError, match="'1' is not a letter of the English Scrabble alphabet"):
         Rack("AB1", ENGLISH)
     with pytest.raises(RackError, match="'Ж'"):
         Rack("AЖ", ENGLISH)
+    # a letter of another script says which the ruleset's are (a Latin A looks like Cyrillic А)
+    with pytest.raises(RackError) as error:
+        Rack("AБВ", Rules.load("erudit"))
+    assert str(error.value) == (
+        "rack tile 'A' is not a letter of the Эрудит alphabet ('A' is a Latin letter; these letters are "
+        "Cyrillic, А to Я)"
+    )
+    with pytest.raises(RackError, match=r"alphabet$"):
+        Rack("AB1", ENGLISH)  # a digit is no letter of any script: nothing to add
 
 
 def test_rack_remove_gives_the_leave_in_rack_order() -> None:
@@ -423,9 +432,9 @@ def test_position_warnings(small_lexicon: Lexicon) -> None:
     assert position_warnings(board, Rack("AEI", ENGLISH), ENGLISH) == []
     messages = position_warnings(board, Rack("ZXX???", ENGLISH), ENGLISH)
     assert messages == [
-        "the board and rack hold 3 X tiles, but the english bag has only 1",
-        "the board and rack hold 2 Z tiles, but the english bag has only 1",
-        "the board and rack hold 3 blanks, but the english bag has only 2",
+        "the board and rack hold 3 X tiles, but the English Scrabble bag has only 1",
+        "the board and rack hold 2 Z tiles, but the English Scrabble bag has only 1",
+        "the board and rack hold 3 blanks, but the English Scrabble bag has only 2",
     ]
     with pytest.warns(PositionWarning, match="2 Z tiles"):
         solve(board, "ZE", small_lexicon, ENGLISH)
@@ -464,7 +473,7 @@ def test_unchecked_board_still_refuses_codes_that_are_not_letters() -> None:
         codes = bytearray(225)
         codes[7 * 15 + 9] = code
         with pytest.raises(
-            PositionError, match=f"square J8: code {code} is not a letter of the english alphabet"
+            PositionError, match=f"square J8: code {code} is not a letter of the English Scrabble alphabet"
         ):
             Board(ENGLISH, bytes(codes), check=False)
     codes[7 * 15 + 9] = BLANK_FLAG | 26

@@ -142,8 +142,11 @@ def test_floating_tiles_parse_and_round_trip() -> None:
     [
         ("", "empty CGP line"),
         (EMPTY_ROWS, "at least a board and a rack"),
-        ("/".join(["15"] * 14) + " A/ 0/0 0", "CGP board has 14 rows, the english rules need 15"),
-        (with_row(3, "14") + " A/ 0/0 0", "CGP board row 4 has 14 squares, the english rules need 15"),
+        ("/".join(["15"] * 14) + " A/ 0/0 0", "CGP board has 14 rows, the English Scrabble rules need 15"),
+        (
+            with_row(3, "14") + " A/ 0/0 0",
+            "CGP board row 4 has 14 squares, the English Scrabble rules need 15",
+        ),
         (with_row(3, "15A") + " A/ 0/0 0", "CGP board row 4 has more than 15 squares"),
         (with_row(3, "8ABCDEFGH") + " A/ 0/0 0", "CGP board row 4 has more than 15 squares"),
         (with_row(0, "") + " A/ 0/0 0", "CGP board row 1 is empty"),
@@ -180,7 +183,7 @@ def test_errors_say_what_and_where(line: str, message: str) -> None:
 
 
 def test_errors_for_other_board_sizes() -> None:
-    with pytest.raises(CgpError, match="CGP board has 15 rows, the super rules need 21"):
+    with pytest.raises(CgpError, match="CGP board has 15 rows, the Super Scrabble rules need 21"):
         parse_cgp(f"{EMPTY_ROWS} A/ 0/0 0", Rules.load("super"))
-    with pytest.raises(CgpError, match="CGP board row 1 has 15 squares, the super rules need 21"):
+    with pytest.raises(CgpError, match="CGP board row 1 has 15 squares, the Super Scrabble rules need 21"):
         parse_cgp("/".join(["15"] + ["21"] * 20) + " A/ 0/0 0", Rules.load("super"))

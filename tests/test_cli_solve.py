@@ -183,9 +183,9 @@ def test_batch_with_bad_lines(capsys: pytest.CaptureFixture[str], lexicon_path: 
     assert [result["line"] for result in results] == [1, 4, 5, 6, 7]
     assert results[1] == {
         "line": 4,
-        "error": "CGP rack: rack tile '1' is not a letter of the english alphabet",
+        "error": "CGP rack: rack tile '1' is not a letter of the English Scrabble alphabet",
     }
-    assert results[3] == {"line": 6, "error": "CGP board has 14 rows, the english rules need 15"}
+    assert results[3] == {"line": 6, "error": "CGP board has 14 rows, the English Scrabble rules need 15"}
     for result, line in ((results[0], POSITIONS[0]), (results[2], POSITIONS[1]), (results[4], POSITIONS[3])):
         assert result["count"] == len(result["moves"])
         assert json_plays(line, result) == oracle_plays(line)
@@ -242,7 +242,7 @@ def test_batch_all_good(capsys: pytest.CaptureFixture[str], lexicon_path: str, t
             ["--lexicon", "no-such-lexicon", "--cgp", POSITIONS[0]],
             "error: no lexicon named 'no-such-lexicon'",
         ),
-        (["--cgp", f"{EMPTY} AB1/ 0/0 0"], "error: CGP rack: rack tile '1' is not a letter of the english"),
+        (["--cgp", f"{EMPTY} AB1/ 0/0 0"], "error: CGP rack: rack tile '1' is not a letter of the English"),
         (["--cgp", POSITIONS[0], "--rack", "AEIOUXYZ"], "error: rack 'AEIOUXYZ' has 8 tiles"),
         (["--rules", "nonesuch", "--cgp", POSITIONS[0]], "error: unknown ruleset 'nonesuch'"),
         (
@@ -267,7 +267,11 @@ def test_bad_board_file(capsys: pytest.CaptureFixture[str], lexicon_path: str, t
     board_file = tmp_path / "board.txt"
     board_file.write_text(("." * 15 + "\n") * 7 + ".......CAж" + "." * 5 + "\n" + ("." * 15 + "\n") * 7)
     code, _, err = run(capsys, "--lexicon", lexicon_path, "--board", str(board_file), "--rack", "AB")
-    assert (code, err) == (1, "error: square J8: 'ж' is not a letter of the english alphabet\n")
+    assert (code, err) == (
+        1,
+        "error: square J8: 'ж' is not a letter of the English Scrabble alphabet"
+        " ('ж' is a Cyrillic letter; these letters are Latin, A to Z)\n",
+    )
     code, _, err = run(
         capsys, "--lexicon", lexicon_path, "--board", str(tmp_path / "missing.txt"), "--rack", "AB"
     )
@@ -280,8 +284,8 @@ def test_warnings_go_to_stderr(capsys: pytest.CaptureFixture[str], lexicon_path:
     assert code == 0
     assert json.loads(out)["count"] == len(oracle_plays(line))
     assert err.splitlines() == [
-        "warning: the board and rack hold 2 X tiles, but the english bag has only 1",
-        "warning: the board and rack hold 2 Z tiles, but the english bag has only 1",
+        "warning: the board and rack hold 2 X tiles, but the English Scrabble bag has only 1",
+        "warning: the board and rack hold 2 Z tiles, but the English Scrabble bag has only 1",
     ]
 
 
@@ -386,5 +390,5 @@ def test_board_file_with_a_rack_line_and_rack_option(
     assert (code, err) == (
         1,
         f"error: {board_file}: the line after the board is read as the rack: rack tile '.' is not a letter "
-        "of the english alphabet\n",
+        "of the English Scrabble alphabet\n",
     )

@@ -462,7 +462,8 @@ def test_only_legal_plays_are_accepted(sowpods: Lexicon) -> None:
 def test_bad_positions_are_refused(sowpods: Lexicon) -> None:
     board = Board.empty(ENGLISH)
     with pytest.raises(
-        GameError, match=r"^the board and racks hold 2 'Z' tiles; the english set has 1 \(1 too many\)$"
+        GameError,
+        match=r"^the board and racks hold 2 'Z' tiles; the English Scrabble set has 1 \(1 too many\)$",
     ):
         Game.from_position(board, ("ZZ", ""), sowpods)
     with pytest.raises(GameError, match="two racks"):

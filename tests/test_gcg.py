@@ -402,7 +402,9 @@ def test_too_many_tiles_and_a_missing_turn(twl06: Lexicon) -> None:
     del lines[8]  # David's HEALERS: Quackle then moves twice in a row
     replay = replay_of(lines, twl06)
     found = messages(replay)
-    assert found[0] == "line 8: Quackle: the board and rack hold 2 Z tiles, but the english bag has only 1"
+    assert found[0] == (
+        "line 8: Quackle: the board and rack hold 2 Z tiles, but the English Scrabble bag has only 1"
+    )
     assert "line 9: Quackle: moves twice in a row (a turn of the opponent missing?)" in found
     assert sum("2 Z tiles" in m for m in found) == 1  # said once, not on every turn after
 

@@ -93,6 +93,6 @@ def test_a_long_rack_is_shown_cut_in_its_message() -> None:
     with pytest.raises(RackError) as caught:
         Rack("A" * 100_000, ENGLISH)
     assert (
-        str(caught.value)
-        == f"rack '{'A' * 40}… (100,000 characters)' has 100000 tiles; the english rack holds at most 7"
+        str(caught.value) == f"rack '{'A' * 40}… (100,000 characters)' has 100000 tiles; "
+        "the English Scrabble rack holds at most 7"
     )

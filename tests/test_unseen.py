@@ -92,8 +92,8 @@ def test_overfull_position_warns_and_counts_zero_instead_of_crashing() -> None:
     assert all(count >= 0 for count in result.counts.values())
     assert result.total == 100 - 1 - 2  # only the set's one Z and two blanks were ever there
     assert result.warnings == (
-        "the board and rack hold 5 Z tiles, but the english bag has only 1",
-        "the board and rack hold 3 blanks, but the english bag has only 2",
+        "the board and rack hold 5 Z tiles, but the English Scrabble bag has only 1",
+        "the board and rack hold 3 blanks, but the English Scrabble bag has only 2",
     )
 
 

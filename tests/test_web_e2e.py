@@ -412,7 +412,7 @@ def test_bad_input_is_reported_and_kept(player: Page) -> None:
     player.page.keyboard.press("Enter")
     note = player.page.locator("#results-note")
     player.page.wait_for_function(
-        "document.querySelector('#results-note').textContent.includes('floating tile Z at A1')",
+        "document.querySelector('#results-note').textContent.includes('Floating tile Z at A1')",
         timeout=60_000,
     )
     assert note.is_visible()
@@ -701,7 +701,8 @@ def test_playing_updates_the_unseen_tiles(
         unseen_shown(page, too_many)
         warning = page.page.locator("#unseen-warnings")
         warning.wait_for(state="visible")
-        assert too_many["warnings"] and too_many["warnings"][0] in warning.inner_text()
+        first = too_many["warnings"][0]
+        assert f"{first[0].upper()}{first[1:]}." in warning.inner_text()  # a sentence (app.js sentences)
         page.shot("12-unseen-warning.png")
         assert not page.errors, page.errors
     finally:

@@ -584,8 +584,18 @@ function showUnseen(unseen, error = null) {
   panel.classList.toggle("low-bag", unseen.bag < minimum);
   $("unseen").title = unseen.bag < minimum ? `Fewer than ${minimum} tiles in the bag: no exchanges` : "";
   const warnings = $("unseen-warnings");
-  warnings.textContent = (unseen.warnings || []).join(" ");
+  warnings.textContent = sentences(unseen.warnings || []);
   warnings.hidden = !warnings.textContent;
+}
+
+/** Warnings (the solver's are clauses: "the board and rack hold 3 Z tiles, but …") as one text
+ * of sentences: each begun with a capital and ended with a full stop. */
+function sentences(warnings) {
+  return warnings
+    .map((text) => String(text).trim())
+    .filter(Boolean)
+    .map((text) => `${text[0].toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`)
+    .join(" ");
 }
 
 function updateSummary() {
@@ -675,10 +685,10 @@ async function solve() {
   if (seq === solveSeq && keyOf(currentRequest()) === shown.key) showUnseen(result.unseen);
   const noExchanges = req.exchanges && result.bag < result.exchange_minimum;
   const note = $("results-note");
-  note.dataset.warnings = [
+  note.dataset.warnings = sentences([
     ...(result.warnings || []),
     ...(noExchanges ? [`No exchanges: the bag holds ${result.bag}, fewer than ${result.exchange_minimum}.`] : []),
-  ].join(" ");
+  ]);
   note.textContent = note.dataset.warnings;
   note.hidden = !note.dataset.warnings;
   lastSolve = null;

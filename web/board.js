@@ -18,6 +18,28 @@ const PREMIUMS = {
   Q: { label: "QW", name: "quadruple word", cls: "qw" },
 };
 
+const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Armenian", "Georgian", "Hebrew", "Arabic"].map((name) => [
+  name,
+  new RegExp(`^\\p{Script=${name}}$`, "u"),
+]);
+
+function scriptOf(char) {
+  return SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0] ?? null;
+}
+
+/** "'A' is not a letter of Эрудит", and when the key is a letter of another script than the
+ * ruleset's, which script is wanted (a Latin A looks like Cyrillic А): as the Python messages
+ * say it (Alphabet.script_hint). */
+export function notALetter(char, rules) {
+  const shown = String(char).normalize("NFC").toUpperCase();
+  const message = `'${shown}' is not a letter of ${rules.title}`;
+  const theirs = [...shown].length === 1 ? scriptOf(shown) : null;
+  const ours = new Set(rules.letters.map((letter) => ([...letter].length === 1 ? scriptOf(letter) : null)));
+  if (!theirs || ours.size !== 1 || ours.has(theirs) || ours.has(null)) return message;
+  const [script] = ours;
+  return `${message} ('${shown}' is a ${theirs} letter; these letters are ${script}, ${rules.letters[0]} to ${rules.letters.at(-1)})`;
+}
+
 /** A letter as typed → the ruleset's spelling (upper case, NFC, folded), or null. */
 export function normalizer(rules) {
   const letters = new Set(rules.letters);
@@ -366,7 +388,7 @@ export class BoardView {
     }
     const letter = this.normalize(char);
     if (!letter) {
-      if (char.trim()) this.hooks.onMessage(`'${char}' is not a letter of ${this.rules.title}`);
+      if (char.trim()) this.hooks.onMessage(notALetter(char, this.rules));
       return;
     }
     this.hooks.onMessage("");

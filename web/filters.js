@@ -51,6 +51,13 @@ export function moveFilter(values, normalize) {
   }
   const needed = uses.tiles;
   const { scoreMin, scoreMax, lengthMin, lengthMax } = limits;
+  // a range given backwards would list nothing, silently: say so
+  if (scoreMin !== null && scoreMax !== null && scoreMin > scoreMax) {
+    return { error: `The scores from ${scoreMin} to ${scoreMax} are backwards: the lowest is above the highest.`, field: "scoreMax" };
+  }
+  if (lengthMin !== null && lengthMax !== null && lengthMin > lengthMax) {
+    return { error: `The lengths from ${lengthMin} to ${lengthMax} are backwards: the shortest is above the longest.`, field: "lengthMax" };
+  }
   const lengthSet = lengthMin !== null || lengthMax !== null;
   if (!needed.length && scoreMin === null && scoreMax === null && !lengthSet) return { test: null };
   const test = (list, i) => {

@@ -10,6 +10,10 @@ function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
 }
 
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function signed(x) {
   return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
 }
@@ -117,7 +121,8 @@ export class LookAheadPanel {
       return `${lead}${answer.complete ? " (exact)" : ""}; ${answer.bag} in the bag, ${answer.worlds} racks the opponent may hold, ${answer.ruled_out} of ${answer.count} moves ruled out`;
     }
     if (answer.candidates) {
-      return `${answer.iterations} iterations, ${answer.candidates.filter((c) => !c.dropped).length} candidates left`;
+      const left = answer.candidates.filter((c) => !c.dropped).length;
+      return `${plural(answer.iterations, "iteration")}, ${plural(left, "candidate")} left`;
     }
     if (!answer.depth) return "";
     const how = answer.complete ? "exact" : `depth ${answer.depth}, not proven yet`;

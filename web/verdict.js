@@ -71,7 +71,7 @@ export class PlayCheck {
     this.text.addEventListener("input", () => this.update());
     written.append(this.text);
     this.out = element("div", { id: "play-verdict", class: "verdict", "aria-live": "polite" });
-    panel.append(toggle, written, this.out);
+    panel.append(toggle, " ", written, this.out);
   }
 
   /** A solve request with the engine and direction chosen; the DAWG engine ranks by score, so

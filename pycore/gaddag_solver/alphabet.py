@@ -27,6 +27,14 @@ def shown(text: str) -> str:
     return f"{text[:SHOWN_CHARACTERS]}… ({len(text):,} characters)"
 
 
+def _script(text: str) -> str | None:
+    """The script of a letter from its Unicode name ("LATIN", "CYRILLIC", "GREEK"), or None when
+    ``text`` is not a single letter."""
+    if len(text) != 1 or not text.isalpha():
+        return None
+    return unicodedata.name(text, "").split(" ", 1)[0] or None
+
+
 class AlphabetError(ValueError):
     """A word or letter that the alphabet cannot represent."""
 
@@ -119,6 +127,18 @@ class Alphabet:
             return self._codes[key]
         except KeyError:
             raise AlphabetError(f"{letter!r} is not a letter of this alphabet") from None
+
+    def script_hint(self, char: str) -> str:
+        """What to add to "``char`` is not a letter of this alphabet" when ``char`` is a letter of
+        another script than the alphabet's (a Latin A typed for Эрудит looks like Cyrillic А):
+        ``" ('A' is a Latin letter; these letters are Cyrillic, А to Я)"``, else ``""``."""
+        theirs = _script(char)
+        ours = {_script(letter) for letter in self.letters}
+        if theirs is None or len(ours) != 1 or theirs in ours:
+            return ""
+        (script,) = ours
+        span = f"{self.letters[0]} to {self.letters[-1]}"
+        return f" ({char!r} is a {theirs.title()} letter; these letters are {script.title()}, {span})"
 
     def normalize(self, text: str) -> str:
         """NFC, upper case and folded: how a word is spelled for this alphabet."""

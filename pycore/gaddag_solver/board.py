@@ -122,7 +122,9 @@ def tile_code(token: str, alphabet: Alphabet) -> int:
     try:
         code = alphabet.code(token)
     except AlphabetError:
-        raise AlphabetError(f"{token!r} is not a letter of the alphabet") from None
+        raise AlphabetError(
+            f"{token!r} is not a letter of the alphabet{alphabet.script_hint(token)}"
+        ) from None
     return code | BLANK_FLAG if blank else code
 
 
@@ -178,7 +180,7 @@ class Board:
         )
         square, code = square_name(index // cols, index % cols), self._codes[index]
         raise PositionError(
-            f"square {square}: code {code} is not a letter of the {self.rules.name} alphabet "
+            f"square {square}: code {code} is not a letter of the {self.rules.title} alphabet "
             f"(1 to {size}, or {BLANK_FLAG} + that for a blank)"
         )
 
@@ -205,7 +207,7 @@ class Board:
         """A board from its rows as text (``.`` empty, letters, ``[..]`` for long letters)."""
         rows = list(rows)
         if len(rows) != rules.rows:
-            raise PositionError(f"board has {len(rows)} rows, the {rules.name} rules need {rules.rows}")
+            raise PositionError(f"board has {len(rows)} rows, the {rules.title} rules need {rules.rows}")
         codes = bytearray()
         for r, line in enumerate(rows):
             try:
@@ -214,7 +216,7 @@ class Board:
                 raise PositionError(f"board row {r + 1}: {exc}") from None
             if len(tokens) != rules.cols:
                 raise PositionError(
-                    f"board row {r + 1} has {len(tokens)} squares, the {rules.name} rules need {rules.cols}"
+                    f"board row {r + 1} has {len(tokens)} squares, the {rules.title} rules need {rules.cols}"
                 )
             for c, (_, token) in enumerate(tokens):
                 if token == EMPTY:
@@ -224,7 +226,8 @@ class Board:
                     codes.append(tile_code(token, rules.alphabet))
                 except AlphabetError:
                     raise PositionError(
-                        f"square {square_name(r, c)}: {token!r} is not a letter of the {rules.name} alphabet"
+                        f"square {square_name(r, c)}: {token!r} is not a letter of the {rules.title} alphabet"
+                        f"{rules.alphabet.script_hint(token)}"
                     ) from None
         return cls(rules, bytes(codes))
 
@@ -335,7 +338,8 @@ class Board:
                 code = self.rules.alphabet.code(letter)
             except AlphabetError:
                 raise PositionError(
-                    f"{move.coord} {move.word}: {letter!r} is not a letter of the {self.rules.name} alphabet"
+                    f"{move.coord} {move.word}: {letter!r} is not a letter of the {self.rules.title} alphabet"
+                    f"{self.rules.alphabet.script_hint(letter)}"
                 ) from None
             codes[row * cols + col] = code | BLANK_FLAG if blank else code
         return Board(self.rules, bytes(codes), check=False)
@@ -420,10 +424,10 @@ def tile_warnings(board: Board, rack: Tiles | None, rules: Rules | None = None) 
         bag = rules.counts[code - 1]
         if have > bag:
             warnings.append(
-                f"the board and rack hold {have} {letter} tiles, but the {rules.name} bag has only {bag}"
+                f"the board and rack hold {have} {letter} tiles, but the {rules.title} bag has only {bag}"
             )
     if held[0] > rules.blanks:
         warnings.append(
-            f"the board and rack hold {held[0]} blanks, but the {rules.name} bag has only {rules.blanks}"
+            f"the board and rack hold {held[0]} blanks, but the {rules.title} bag has only {rules.blanks}"
         )
     return warnings

@@ -38,7 +38,7 @@ class Rack:
         if len(tiles) > rules.rack_size:
             raise RackError(
                 f"rack {shown(''.join(map(written, tiles)))!r} has {len(tiles)} tiles; "
-                f"the {rules.name} rack holds at most {rules.rack_size}"
+                f"the {rules.title} rack holds at most {rules.rack_size}"
             )
         self.tiles: tuple[str, ...] = tuple(tiles)
         self._counts: bytes | None = None
@@ -104,7 +104,9 @@ def parse_tiles(text: str | Iterable[str], rules: Rules) -> list[str]:
             tiles.extend(alphabet.split(normalized))
         except AlphabetError:
             bad = next((ch for ch in normalized if ch not in alphabet.letters), piece)
-            raise RackError(f"rack tile {bad!r} is not a letter of the {rules.name} alphabet") from None
+            raise RackError(
+                f"rack tile {bad!r} is not a letter of the {rules.title} alphabet{alphabet.script_hint(bad)}"
+            ) from None
     return tiles
 
 

@@ -206,11 +206,11 @@ class Solver:
             rack = Rack(rack, self.rules)
         if (board.rules.rows, board.rules.cols) != (rules.rows, rules.cols):
             raise PositionError(
-                f"the board is {board.rules.rows}×{board.rules.cols}, the {rules.name} rules need "
+                f"the board is {board.rules.rows}×{board.rules.cols}, the {rules.title} rules need "
                 f"{rules.rows}×{rules.cols}"
             )
         if board.rules.alphabet != rules.alphabet or rack.rules.alphabet != rules.alphabet:
-            raise PositionError(f"the board or rack is for another alphabet than the {rules.name} rules'")
+            raise PositionError(f"the board or rack is for another alphabet than the {rules.title} rules'")
         return board, rack
 
     def valuation(

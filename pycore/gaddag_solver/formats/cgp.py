@@ -93,7 +93,7 @@ def parse_cgp(line: str, rules: Rules) -> Position:
         zero_turns = int(head)
         if not 0 <= zero_turns <= rules.scoreless_turns:
             raise CgpError(
-                f"CGP zero-turn count {head}: the {rules.name} game ends after {rules.scoreless_turns} "
+                f"CGP zero-turn count {head}: the {rules.title} game ends after {rules.scoreless_turns} "
                 f"scoreless turns, so it is 0 to {rules.scoreless_turns}"
             )
     elif "/" in head:
@@ -105,7 +105,7 @@ def parse_cgp(line: str, rules: Rules) -> Position:
 def _parse_board(text: str, rules: Rules) -> Board:
     rows = text.split("/")
     if len(rows) != rules.rows:
-        raise CgpError(f"CGP board has {len(rows)} rows, the {rules.name} rules need {rules.rows}")
+        raise CgpError(f"CGP board has {len(rows)} rows, the {rules.title} rules need {rules.rows}")
     codes = bytearray()
     for r, row in enumerate(rows):
         if not row:
@@ -142,17 +142,18 @@ def _parse_board(text: str, rules: Rules) -> Board:
             except AlphabetError:
                 raise CgpError(
                     f"CGP board row {r + 1}, column {col + 1} ({square_name(r, col)}): "
-                    f"{token!r} is not a letter of the {rules.name} alphabet"
+                    f"{token!r} is not a letter of the {rules.title} alphabet"
+                    f"{rules.alphabet.script_hint(token)}"
                 ) from None
             col += 1
         if col > rules.cols:
             raise CgpError(
-                f"CGP board row {r + 1} has more than {rules.cols} squares (the {rules.name} rules "
+                f"CGP board row {r + 1} has more than {rules.cols} squares (the {rules.title} rules "
                 f"need {rules.cols})"
             )
         if col != rules.cols:
             raise CgpError(
-                f"CGP board row {r + 1} has {col} squares, the {rules.name} rules need {rules.cols}"
+                f"CGP board row {r + 1} has {col} squares, the {rules.title} rules need {rules.cols}"
             )
     try:
         return Board(rules, bytes(codes))

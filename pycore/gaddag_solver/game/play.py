@@ -56,7 +56,7 @@ def _check_tile_counts(board: Board, racks: Sequence[Rack], rules: Rules) -> Non
         if n > has:
             what = "blanks" if c == 0 else f"{rules.alphabet.letters[c - 1]!r} tiles"
             raise GameError(
-                f"the board and racks hold {n} {what}; the {rules.name} set has {has} ({n - has} too many)"
+                f"the board and racks hold {n} {what}; the {rules.title} set has {has} ({n - has} too many)"
             )
 
 

@@ -477,7 +477,8 @@ def read_play(board: Board, coord: str, word: str) -> tuple[Move | None, list[st
         try:
             code = tile_code(letter, alphabet)
         except AlphabetError:
-            return None, [f"{coord} {word}: {letter!r} is not a letter of the {rules.name} alphabet"]
+            hint = alphabet.script_hint(letter)
+            return None, [f"{coord} {word}: {letter!r} is not a letter of the {rules.title} alphabet{hint}"]
         tiles.append((r, c, alphabet.letters[(code & 0x3F) - 1], letter != letter.upper()))
     if not tiles:
         return None, [f"{coord} {word} places no tile"]
