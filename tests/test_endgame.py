@@ -546,8 +546,9 @@ def test_ctrl_c_prints_the_deepest_finished_line(tmp_path) -> None:
         time.sleep(0.05)
     assert b"depth 2 " in stderr, stderr.decode()
     os.kill(process.pid, signal.SIGINT)
-    stdout, _ = process.communicate(timeout=30)
-    reader.join()
+    process.wait(timeout=30)
+    reader.join()  # the thread reads stderr to its end; communicate() would race it for stderr
+    stdout = process.stdout.read()
     err = stderr.decode()
     assert process.returncode == 1, err
     assert "Traceback" not in err

@@ -345,6 +345,7 @@ def test_ctrl_c_stops_a_simulation_with_its_standing() -> None:
     table = command.out.splitlines()
     assert table[0].split()[:2] == ["rank", "move"] and len(table) == 1 + 4 + 1
     assert re.match(r"[1-9][0-9]* iterations, 4 plies, ", table[-1]), table[-1]
+    assert table[-1].endswith("playouts/s): interrupted (Ctrl-C), the standing so far"), table[-1]
 
 
 @pytest.fixture(scope="module")

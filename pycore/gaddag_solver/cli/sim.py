@@ -33,10 +33,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 f"{best.mean:+.1f} ± {1.96 * best.stderr:.1f}"
             )
 
+    interrupted = False
     try:
         result = simulation.run(args.iterations, args.time, progress)
     except KeyboardInterrupt:
         result = simulation.result()
+        interrupted = True
         print("\ninterrupted: the standing so far", file=sys.stderr)
     if show:
         sys.stderr.write("\n")
@@ -65,6 +67,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         "time": "the time limit was reached",
         "stopped": "stopped",
     }.get(result.reason, result.reason)
+    if interrupted:
+        verdict = "interrupted (Ctrl-C), the standing so far"
     print(
         f"{result.iterations} iterations, {args.plies} plies, {result.elapsed:.2f} s "
         f"({result.playouts_per_second:.0f} playouts/s): {verdict}"
