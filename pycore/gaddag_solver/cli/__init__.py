@@ -45,7 +45,7 @@ def main_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = main_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
     except (*POSITION_ERRORS, RulesError) as exc:
         return _error(str(exc))
     except BrokenPipeError:  # the reader went away (`| head`): not an error
@@ -57,3 +57,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as for a broken pipe
             return _error(f"standard output: {exc.strerror or exc}")
         return _error(f"{exc.filename}: {exc.strerror or exc}")
+    _exit_if_stuck(status)
+    return status
+
+
+def _exit_if_stuck(status: int) -> None:
+    """After a run stopped by Ctrl-C, a worker pool's thread may be blocked for ever (a worker
+    killed while writing its result): everything has been printed and saved, so exit now rather
+    than wait for it at the interpreter's exit."""
+    from ..game.parallel import stuck_threads
+
+    if stuck_threads():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)

@@ -131,6 +131,7 @@ def local_pool(workers: int) -> Iterator[Any]:
 def stop_pool(pool: Any) -> None:
     """Cancel a pool's queued tasks and terminate its workers without waiting for their tasks."""
     processes = list((getattr(pool, "_processes", None) or {}).values())  # private, but the only handle
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown(wait=False) forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -140,6 +141,25 @@ def stop_pool(pool: Any) -> None:
         process.join(timeout=max(0.0, deadline - time.monotonic()))
         if process.is_alive():
             process.kill()
+    if manager is not None:
+        # the manager thread sees its workers gone and closes its wake-up pipe; wait for that, or
+        # the interpreter's exit hook may write to the pipe as it closes ("Exception ignored in
+        # threading._shutdown ... send_bytes")
+        manager.join(timeout=max(0.1, deadline - time.monotonic()))
+        if manager.is_alive():
+            # a worker terminated in the middle of writing its result leaves the thread waiting
+            # for the rest of it, for ever; the interpreter would wait for the thread at exit
+            _STUCK_THREADS.append(manager)
+
+
+# Threads of stopped pools that could not finish (see stop_pool): a program that stopped a run
+# exits without waiting for them (cli.main). Only ever appended to, after a Ctrl-C.
+_STUCK_THREADS: list[threading.Thread] = []
+
+
+def stuck_threads() -> list[threading.Thread]:
+    """The worker pools' threads that a stopped run left blocked (normally none)."""
+    return [thread for thread in _STUCK_THREADS if thread.is_alive()]
 
 
 def run_local(
