@@ -209,7 +209,8 @@ def batch_folder(self_played: Path, tmp_path_factory: pytest.TempPathFactory) ->
         (folder / path.name).write_bytes(path.read_bytes())
     (folder / "broken.gcg").write_bytes(b"\x00\x01 not a game")
     text = (self_played / "game-0.gcg").read_text().splitlines()
-    (folder / "truncated.gcg").write_text("\n".join(text[:9]) + "\n" + text[9][:12] + "\n")
+    cut = next(i for i, line in enumerate(text) if line.startswith(">")) + 6  # six events, then a cut one
+    (folder / "truncated.gcg").write_text("\n".join(text[:cut]) + "\n" + text[cut][:12] + "\n")
     return folder
 
 
@@ -226,7 +227,7 @@ def test_batch_reports_a_bad_file_and_reviews_the_rest(batch_folder: Path) -> No
     truncated = next(r for r in results if r.path.endswith("truncated.gcg"))
     assert truncated.error is None and truncated.warnings == 1
     turns = [r for r in truncated.records if r["type"] == "turn"]
-    assert len(turns) == 6  # lines 4 to 9; line 10 is cut
+    assert len(turns) == 6  # the six whole events; the seventh is cut
     for result in results:
         if result.error is None:
             kinds = [record["type"] for record in result.records]

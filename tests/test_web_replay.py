@@ -351,19 +351,55 @@ def test_a_file_dropped_on_the_page_is_opened(browser: object, server: str) -> N
         page.close()
 
 
-def test_the_lexicon_a_file_names_is_offered(browser: object, server: str) -> None:
+def test_the_lexicon_a_file_names_is_used(browser: object, server: str) -> None:
     page = Page(browser, server).open()
     try:
         open_position(page, EMPTY, "", lexicon={"english": "enable"})
         page.page.click("#replay-box summary")
         page.page.set_input_files("#gcg-file", str(GAMES / "club_night.gcg"))  # #lexicon CSW19
-        assert wait_review(page)["lexicon"] == "enable"
+        # reviewed with the lexicon the file names (CSW19: sowpods here), and the page says so
+        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'sowpods'", timeout=60_000)
+        assert wait_review(page)["lexicon"] == "sowpods"
+        assert page.page.input_value("#lexicon-select") == "sowpods"
+        note = page.page.inner_text("#replay-lexicon-note")
+        assert "#lexicon CSW19" in note and "reviewed with sowpods, not enable" in note, note
+        # and back to the lexicon the page had, at the same turn; then the file's is offered
         page.page.click("#replay-next")
         page.page.click("#replay-use-lexicon")
-        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'sowpods'")
-        assert page.page.input_value("#lexicon-select") == "sowpods"
+        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'enable'", timeout=60_000)
+        assert page.page.input_value("#lexicon-select") == "enable"
         assert shown_turn(page)["step"] == 1  # at the same turn
-        assert page.page.locator("#replay-lexicon-note").is_hidden()
+        assert "it was reviewed with enable" in page.page.inner_text("#replay-lexicon-note")
+        page.page.click("#replay-use-lexicon")
+        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'sowpods'", timeout=60_000)
+        assert page.page.input_value("#lexicon-select") == "sowpods"
+        assert shown_turn(page)["step"] == 1
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_a_game_of_our_autoplay_is_reviewed_with_its_lexicon(
+    browser: object, server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gaddag_solver.cli import main
+
+    folder = tmp_path / "games"
+    argv = ["autoplay", "--lexicon", "twl06", "--players", "equity,greedy", "--games", "1", "--workers", "1"]
+    assert main([*argv, "--seed", "5", "--gcg-dir", str(folder)]) == 0, capsys.readouterr().err
+    (path,) = folder.iterdir()
+    assert parse_gcg(path.read_text()).lexicon == "twl06"
+    page = Page(browser, server).open()
+    try:
+        open_position(page, EMPTY, "", lexicon={"english": "enable"})
+        page.page.click("#replay-box summary")
+        page.page.set_input_files("#gcg-file", str(path))
+        page.page.wait_for_function("() => window.gaddag.replay()?.lexicon === 'twl06'", timeout=60_000)
+        review = wait_review(page)
+        assert page.page.input_value("#lexicon-select") == "twl06"
+        assert "reviewed with twl06, not enable" in page.page.inner_text("#replay-lexicon-note")
+        # every word the engine played is a word of the lexicon it played with
+        assert not [t["problems"] for t in review["turns"] if t["problems"]]
         assert not page.errors, page.errors
     finally:
         page.close()

@@ -821,6 +821,7 @@ const replay = new ReplayPanel({
   playedGame: () => ({ events: playedEvents(), players: playersPanel.names() }),
   onLoaded: () => resetGame(),
   canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),
+  findLexicon: (name) => lexiconsFor(rules).find((entry) => entry.name.toLowerCase() === name.trim().toLowerCase())?.name ?? null,
   useLexicon: (name) => {
     hideError("lexicon");
     setLexicon(name);

@@ -19,7 +19,8 @@ export class ReplayPanel {
    * @param {object} hooks request(type, payload) → Promise; context() → {rules, lexicon, leaves};
    *   showPosition(boardRows, rack, tiles): draw a turn on the page's board (tiles: previewed);
    *   playedGame() → {events, players} (the plays made on the page, the two names); onLoaded(): a game was opened;
-   *   canUseLexicon(name), useLexicon(name): switch to the lexicon a file names (then rerun()).
+   *   canUseLexicon(name), useLexicon(name): switch to the lexicon a file names (then rerun());
+   *   findLexicon(name) → the name of a lexicon of the page spelled as `name` is (any case), or null.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -30,6 +31,7 @@ export class ReplayPanel {
     this.seq = 0;
     this.ms = 0; // how long the last review took, asked to answered
     this.downloadUrl = null;
+    this.switchedFrom = null; // the lexicon on the page before a file's #lexicon switched it
     this.wire();
   }
 
@@ -110,6 +112,10 @@ export class ReplayPanel {
       return;
     }
     const seq = ++this.seq;
+    if (!keepStep) {
+      this.switchedFrom = null;
+      this.step = 0;
+    }
     const box = $("replay");
     box.setAttribute("aria-busy", "true");
     $("replay-status").textContent = `Reviewing with ${lexicon}${leaves ? ` and leaves ${leaves}` : ""}…`;
@@ -129,6 +135,16 @@ export class ReplayPanel {
       return;
     }
     if (seq !== this.seq) return;
+    // a file whose #lexicon names a lexicon this page has is reviewed with that one (said in
+    // the note, with a button back): the review asked for is done again with it
+    const wanted = this.wantedLexicon(answer.result);
+    if (!keepStep && wanted && wanted !== answer.result.lexicon && this.hooks.canUseLexicon?.(wanted)) {
+      this.review = answer.result;
+      this.switchedFrom = answer.result.lexicon;
+      $("replay-status").textContent = `The file names #lexicon ${answer.result.declared_lexicon}: reviewing with ${wanted}…`;
+      this.hooks.useLexicon(wanted);
+      return;
+    }
     box.removeAttribute("aria-busy");
     this.review = answer.result;
     this.ms = performance.now() - started;
@@ -147,9 +163,17 @@ export class ReplayPanel {
     this.hooks.onLoaded?.();
   }
 
+  /** The lexicon a review's file names, as this page has it: its own name (any case: our files
+   * write "twl06", an own word list's name), else the review's guess (CSW19 → sowpods); or null. */
+  wantedLexicon(review) {
+    if (!review?.declared_lexicon) return null;
+    return this.hooks.findLexicon?.(review.declared_lexicon) || review.suggested_lexicon || null;
+  }
+
   /** Put the game away (the board keeps the position on show). */
   close() {
     this.seq++;
+    this.switchedFrom = null;
     this.review = null;
     this.source = null;
     $("replay").hidden = true;
@@ -196,8 +220,21 @@ export class ReplayPanel {
       `${review.title || names}: ${review.turns.length} events · ${lexicon} · reviewed in ${Math.round(this.ms)} ms`;
     const note = $("replay-lexicon-note");
     note.replaceChildren();
-    const wanted = review.suggested_lexicon;
-    if (wanted && wanted !== review.lexicon) {
+    const wanted = this.wantedLexicon(review);
+    const from = this.switchedFrom;
+    if (wanted && wanted === review.lexicon && from && from !== wanted) {
+      note.append(`The file names #lexicon ${review.declared_lexicon}, so it was reviewed with ${wanted}, not ${from}. `);
+      if (this.hooks.canUseLexicon?.(from)) {
+        const button = Object.assign(document.createElement("button"), { type: "button", id: "replay-use-lexicon" });
+        button.textContent = `Review with ${from}`;
+        button.addEventListener("click", () => {
+          this.switchedFrom = null;
+          this.hooks.useLexicon(from);
+        });
+        note.append(button);
+      }
+    } else if (wanted && wanted !== review.lexicon) {
+      this.switchedFrom = null;
       note.append(`The file names #lexicon ${review.declared_lexicon} (${wanted} here); it was reviewed with ${review.lexicon}. `);
       if (this.hooks.canUseLexicon?.(wanted)) {
         const button = Object.assign(document.createElement("button"), { type: "button", id: "replay-use-lexicon" });

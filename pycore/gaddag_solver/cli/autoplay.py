@@ -80,7 +80,8 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         for record in run.records:
             assert record.game is not None
             names = match.names if record.first == 0 else match.names[::-1]
-            text = format_gcg(record.game, rules, names, title=f"game {record.index} seed {record.seed}")
+            title = f"game {record.index} seed {record.seed}"
+            text = format_gcg(record.game, rules, names, title=title, lexicon=match.lexicon)
             write_text(folder / f"game-{record.index:0{width}d}.gcg", text)
     return 0
 

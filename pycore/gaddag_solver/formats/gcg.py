@@ -25,6 +25,7 @@ or a board: what cannot be read on a line is a :class:`GcgIssue` (line number an
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -494,13 +495,26 @@ def _points(value: int) -> str:
     return f"+{value}" if value >= 0 else str(value)
 
 
+def lexicon_label(lexicon: str | os.PathLike[str]) -> str:
+    """A lexicon as ``#lexicon`` names it: a ``.gaddag`` path by its file's name without the
+    suffix (``/x/lexicons/twl06.gaddag`` → ``twl06``), a name as it is."""
+    text = os.fspath(lexicon)
+    return Path(text).stem if text.endswith(".gaddag") or os.sep in text else text
+
+
 def played_game_gcg(
-    game: core.PlayedGame, rules: Rules, names: tuple[str, str], title: str | None = None
+    game: core.PlayedGame,
+    rules: Rules,
+    names: tuple[str, str],
+    title: str | None = None,
+    lexicon: str | os.PathLike[str] = "",
 ) -> GcgGame:
-    """A game played by the core as a GcgGame; names[0] is the player who moved first (seat 0)."""
+    """A game played by the core as a GcgGame; names[0] is the player who moved first (seat 0);
+    ``lexicon`` (a name or path, see :func:`lexicon_label`) is what ``#lexicon`` says."""
     nicks = tuple(nickname(name) for name in names)
     out = GcgGame(players=[(nicks[seat], names[seat].strip() or nicks[seat]) for seat in (0, 1)])
     out.title = title or ""
+    out.lexicon = lexicon_label(lexicon) if lexicon else ""
     out.encoding = "UTF-8"
     totals = [0, 0]
     for turn in game.turns:
@@ -531,6 +545,14 @@ def played_game_gcg(
     return out
 
 
-def format_gcg(game: core.PlayedGame, rules: Rules, names: tuple[str, str], title: str | None = None) -> str:
-    """The game as GCG text; names[0] is the player who moved first (seat 0)."""
-    return played_game_gcg(game, rules, names, title).to_text()
+def format_gcg(
+    game: core.PlayedGame,
+    rules: Rules,
+    names: tuple[str, str],
+    title: str | None = None,
+    lexicon: str | os.PathLike[str] = "",
+) -> str:
+    """The game as GCG text; names[0] is the player who moved first (seat 0). Every file we write
+    names its lexicon (``lexicon``: a name or a ``.gaddag`` path), so that a review checks the
+    words with it."""
+    return played_game_gcg(game, rules, names, title, lexicon).to_text()

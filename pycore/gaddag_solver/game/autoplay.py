@@ -254,13 +254,14 @@ class _Engine:
 
 
 def game_gcg(record: GameRecord, match: Match, rules: Rules, title: str | None = None) -> str:
-    """A kept game of a run as GCG text, the players named by the seats they took."""
+    """A kept game of a run as GCG text, the players named by the seats they took, ``#lexicon``
+    the match's lexicon."""
     from ..formats.gcg import format_gcg
 
     if record.game is None:
         raise AutoplayError(f"game {record.index} was not kept (run with keep_games=True)")
     names = match.names if record.first == 0 else match.names[::-1]
-    return format_gcg(record.game, rules, (names[0], names[1]), title)
+    return format_gcg(record.game, rules, (names[0], names[1]), title, match.lexicon)
 
 
 def load_table(player: PlayerSpec, rules: Rules) -> Any:

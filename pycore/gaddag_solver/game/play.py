@@ -239,11 +239,15 @@ class Game:
             records.append(TurnRecord(turn.player, str(rack), move, turn.drawn, turn.total))
         return records
 
-    def to_gcg(self, names: tuple[str, str] = ("player1", "player2"), title: str | None = None) -> str:
-        """The game so far as GCG text."""
+    def to_gcg(
+        self, names: tuple[str, str] = ("player1", "player2"), title: str | None = None, lexicon: str = ""
+    ) -> str:
+        """The game so far as GCG text; ``#lexicon`` names ``lexicon``, by default the game's own
+        (its name, else its file's)."""
         from ..formats.gcg import format_gcg
 
-        return format_gcg(core.read_game(self._state.game), self.rules, names, title)
+        named = lexicon or self.lexicon.name or self.lexicon.source or ""
+        return format_gcg(core.read_game(self._state.game), self.rules, names, title, named)
 
     # ---- moves -------------------------------------------------------------------------------------
 

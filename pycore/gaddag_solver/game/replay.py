@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Replay", "ReplayTurn", "lexicon_for", "read_play", "tiles_value"]
 
+# the lexicons we build, as our own files' #lexicon names them (scripts/build_default_lexicons.py)
+OUR_LEXICONS = ("enable", "sowpods", "twl06", "sjp", "opencorpora", "opencorpora-erudit")
 # what a file's #lexicon names, as the lexicons we build (prefixes, upper case)
 LEXICON_NAMES = (
     ("CSW", "sowpods"),
@@ -81,10 +83,13 @@ def lexicon_for(
     declared: str, explicit: str | None = None, default: str = "sowpods"
 ) -> tuple[str, str | None]:
     """The lexicon to check a game with, and a note when it is a guess: ``explicit`` when given,
-    else the lexicon the file's ``#lexicon`` names (CSW* → sowpods, TWL*/NWL* → twl06, ENABLE),
-    else ``default``. A newer edition is checked with the older list we have (the note says so)."""
+    else the lexicon the file's ``#lexicon`` names (one of ours by its name, as the files we
+    write say it; CSW* → sowpods, TWL*/NWL* → twl06, ENABLE), else ``default``. A newer edition
+    is checked with the older list we have (the note says so)."""
     if explicit:
         return explicit, None
+    if declared.strip().lower() in OUR_LEXICONS:
+        return declared.strip().lower(), None
     name = declared.strip().upper()
     for prefix, ours in LEXICON_NAMES:
         if name.startswith(prefix):

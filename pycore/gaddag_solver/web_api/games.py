@@ -131,10 +131,20 @@ def review_gcg(request: dict[str, Any], data: Any = None) -> dict[str, Any]:
             "final": {"board": replay.board.to_rows(), "scores": list(replay.scores)},
             "warnings": [_issue(issue) for issue in replay.warnings],
             "summary": [player.to_dict() for player in review.players],
-            "gcg": replay.to_gcg(),
+            "gcg": _naming_lexicon(replay.to_gcg(), gcg.lexicon, request.get("lexicon")),
         }
     except ApiError as exc:
         return _error(exc.message, exc.field)
+
+
+def _naming_lexicon(text: str, declared: str, used: object) -> str:
+    """The game written back: a file that names no lexicon gets ``#lexicon`` the one it was
+    reviewed with (every GCG we write names its lexicon)."""
+    if declared or not isinstance(used, str) or not used:
+        return text
+    game = parse_gcg(text)
+    game.lexicon = used
+    return game.to_text()
 
 
 def _text_field(entry: dict[str, Any], key: str, where: str) -> str:
