@@ -628,3 +628,15 @@ def test_a_ctrl_c_during_a_merge_waits_for_the_chunk_to_be_recorded(tmp_path: Pa
     finally:
         signal.signal(signal.SIGINT, inherited)
     assert len(merged) == 1 and partial.done == {3}  # raised once the chunk was recorded with its statistics
+
+
+def test_the_table_is_written_whole_with_nothing_left_beside_it(tmp_path: Path) -> None:
+    """The final table (and run.json) go through file_io.atomic_write: no OUT.tmp stays behind,
+    and a failed write names the file."""
+    out = tmp_path / "t.leaves"
+    train._write_atomic(out, b"table")
+    assert out.read_bytes() == b"table" and sorted(p.name for p in tmp_path.iterdir()) == ["t.leaves"]
+    (tmp_path / "folder.leaves").mkdir()
+    with pytest.raises(OSError, match="folder.leaves"):
+        train._write_atomic(tmp_path / "folder.leaves", b"table")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.leaves", "t.leaves"]

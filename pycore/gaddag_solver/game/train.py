@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core_api as core
+from ..file_io import atomic_write
 from ..formats.leaves import Leaves, LeavesError, tile_set
 from ..lexicon import Lexicon
 from ..lexicons import resolve_lexicon
@@ -168,9 +169,9 @@ def checkpoint_dir(out: str | os.PathLike[str]) -> Path:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+    """``path`` written whole or not at all (file_io.atomic_write: no temporary left behind)."""
+    with atomic_write(path, "wb") as handle:
+        handle.write(data)
 
 
 @dataclass
