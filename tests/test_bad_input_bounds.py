@@ -381,3 +381,14 @@ def test_arguments_out_of_range_are_usage_errors(args: list[str], message: str) 
 def test_autoplay_help_says_95_percent_once() -> None:
     result = run_cli("autoplay", "--help")
     assert "95% confidence" in result.stdout.replace("\n", " ") and "95%%" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("-o", "out.jsonl"), ("--workers", "2"), ("--scheduler", "tcp://h:1")]
+)
+def test_batch_options_without_batch_are_usage_errors(option: str, value: str, tmp_path: Path) -> None:
+    game = tmp_path / "g.gcg"
+    game.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D NASTIER +64 64\n")
+    result = run_cli("review", str(game), option, value)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"error: {option} is an option of --batch (one game's review is printed)\n"

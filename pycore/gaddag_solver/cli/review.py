@@ -46,6 +46,11 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     if (args.game is None) == (args.batch is None):
         return _error("give one GCG file, or --batch FOLDER_OR_GLOB", EXIT_USAGE)
+    if args.batch is None:  # one game: its review goes to stdout, in this process
+        given = [name for name, value in (("-o", args.output), ("--workers", args.workers),
+                                          ("--scheduler", args.scheduler)) if value is not None]  # fmt: skip
+        if given:
+            return _error(f"{given[0]} is an option of --batch (one game's review is printed)", EXIT_USAGE)
     if args.workers is not None and args.workers < 1:
         return _error(f"--workers must be at least 1, not {args.workers}", EXIT_USAGE)
     if args.output and (problem := output_problem(args.output)):  # now, not after the whole batch
