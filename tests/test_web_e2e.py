@@ -524,6 +524,7 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
     build_site(SITE_EQUITY, [ROOT / "lexicons", table[0]])
     manifest = json.loads((SITE_EQUITY / "lexicons.json").read_text())
     assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [
+        ("opencorpora-erudit", "erudit"),  # by file name: "-" sorts before "."
         ("opencorpora", "russian"),
         (TABLE, "english"),
         ("sowpods", "english"),
@@ -536,7 +537,8 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
         "twl06": "twl06",
     }
     by_name = {entry["name"]: entry.get("leaves") for entry in manifest["lexicons"]}
-    assert by_name["opencorpora"] == "opencorpora"  # the Russian table goes with its lexicon
+    assert by_name["opencorpora"] == "opencorpora"  # the Russian tables go with their lexicons
+    assert by_name["opencorpora-erudit"] == "opencorpora-erudit"
     with static_server(SITE_EQUITY) as url:
         yield url
 
