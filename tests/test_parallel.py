@@ -16,10 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from gaddag_solver import build_gaddag
 from gaddag_solver.game import autoplay, parallel, train
-from small_words import WORDS
-from tiny_rules import tiny_rules
+from tiny_rules import write_tiny_files
 
 
 class Refused(ValueError):
@@ -29,15 +27,7 @@ class Refused(ValueError):
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """(lexicon path, rules path) of the tiny ruleset."""
-    folder = tmp_path_factory.mktemp("tiny")
-    rules = tiny_rules("tinyparallel")
-    rules_path = folder / "tinyparallel.json"
-    rules_path.write_text(json.dumps(rules.to_dict()), encoding="utf-8")
-    words = sorted(w for w in WORDS if set(w) <= set(rules.alphabet.letters))
-    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
-    lexicon_path = folder / "tinyparallel.gaddag"
-    lexicon_path.write_bytes(data)
-    return str(lexicon_path), str(rules_path)
+    return write_tiny_files(tmp_path_factory.mktemp("tiny"), "tinyparallel")
 
 
 # ---- local workers -----------------------------------------------------------------------------------

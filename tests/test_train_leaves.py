@@ -20,7 +20,7 @@ from array import array
 from pathlib import Path
 
 import pytest
-from gaddag_solver import Lexicon, Rules, build_gaddag
+from gaddag_solver import Lexicon, Rules
 from gaddag_solver import _core_api as core
 from gaddag_solver.cli import main
 from gaddag_solver.formats.leaves import Leaves, LeavesError, entry_keys
@@ -28,8 +28,7 @@ from gaddag_solver.game import train
 from gaddag_solver.game.leave_estimate import FIT_MIN_SEEN, estimate
 from gaddag_solver.lexicons import resolve_lexicon
 from gaddag_solver.solver import core_rules
-from small_words import WORDS as SMALL_WORDS
-from tiny_rules import tiny_rules
+from tiny_rules import tiny_rules, write_tiny_files
 
 ENGLISH = Rules.load("english")
 
@@ -37,15 +36,7 @@ ENGLISH = Rules.load("english")
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """(lexicon path, rules path) of the tiny ruleset."""
-    folder = tmp_path_factory.mktemp("tiny")
-    rules = tiny_rules("tinytrain")
-    rules_path = folder / "tinytrain.json"
-    rules_path.write_text(json.dumps(rules.to_dict()), encoding="utf-8")
-    words = sorted(w for w in SMALL_WORDS if set(w) <= set(rules.alphabet.letters))
-    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
-    lexicon_path = folder / "tinytrain.gaddag"
-    lexicon_path.write_bytes(data)
-    return str(lexicon_path), str(rules_path)
+    return write_tiny_files(tmp_path_factory.mktemp("tiny"), "tinytrain")
 
 
 def config(

@@ -3,6 +3,9 @@ five, with the small word list's words over those letters. Games on it take mill
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from gaddag_solver import Rules
 
 
@@ -36,3 +39,19 @@ def tiny_rules(name: str = "tinygame", **fields: object) -> Rules:
     )
     data.update(fields)
     return Rules.from_dict(data)
+
+
+def write_tiny_files(folder: Path, name: str) -> tuple[str, str]:
+    """The tiny ruleset and its lexicon as files in ``folder`` (``NAME.json``, ``NAME.gaddag``),
+    for commands run as subprocesses: (lexicon path, rules path)."""
+    from gaddag_solver import build_gaddag
+    from small_words import WORDS
+
+    rules = tiny_rules(name)
+    rules_path = folder / f"{name}.json"
+    rules_path.write_text(json.dumps(rules.to_dict()), encoding="utf-8")
+    words = sorted(w for w in WORDS if set(w) <= set(rules.alphabet.letters))
+    data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
+    lexicon_path = folder / f"{name}.gaddag"
+    lexicon_path.write_bytes(data)
+    return str(lexicon_path), str(rules_path)
