@@ -526,6 +526,7 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
     assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [
         ("opencorpora-erudit", "erudit"),  # by file name: "-" sorts before "."
         ("opencorpora", "russian"),
+        ("sjp", "polish"),
         (TABLE, "english"),
         ("sowpods", "english"),
         ("twl06", "english"),
@@ -539,6 +540,7 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
     by_name = {entry["name"]: entry.get("leaves") for entry in manifest["lexicons"]}
     assert by_name["opencorpora"] == "opencorpora"  # the Russian tables go with their lexicons
     assert by_name["opencorpora-erudit"] == "opencorpora-erudit"
+    assert by_name["sjp"] == "sjp"
     with static_server(SITE_EQUITY) as url:
         yield url
 
