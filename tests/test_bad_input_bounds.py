@@ -16,7 +16,7 @@ from gaddag_solver import Board, Game, Lexicon, Rules, build_gaddag, web_api
 from gaddag_solver.alphabet import Alphabet, AlphabetError
 from gaddag_solver.formats.cgp import CgpError, parse_cgp
 from gaddag_solver.formats.gcg import GcgError, parse_gcg
-from gaddag_solver.formats.leaves import LeavesError, leave_count, tile_set
+from gaddag_solver.formats.leaves import LeavesError, entry_keys, leave_count, tile_set
 from gaddag_solver.game.play import GameError
 from gaddag_solver.game.replay import Replay
 from gaddag_solver.game.review import ReviewSpec, review_files
@@ -257,9 +257,7 @@ def test_the_leave_count_is_the_number_of_multisets() -> None:
             if all(leave.count(c) <= counts[c] for c in codes)
         )
         assert leave_count(list(counts), k) == brute
-    assert leave_count([ENGLISH.blanks, *ENGLISH.counts], 6) == len(
-        __import__("gaddag_solver.formats.leaves", fromlist=["entry_keys"]).entry_keys(ENGLISH)
-    )
+    assert leave_count([ENGLISH.blanks, *ENGLISH.counts], 6) == len(entry_keys(ENGLISH))
 
 
 @pytest.mark.parametrize("letter", ["1", "A/", "#", ",", "[", "("])

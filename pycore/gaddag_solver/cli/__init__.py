@@ -65,9 +65,8 @@ def _exit_if_stuck(status: int) -> None:
     """After a run stopped by Ctrl-C, a worker pool's thread may be blocked for ever (a worker
     killed while writing its result): everything has been printed and saved, so exit now rather
     than wait for it at the interpreter's exit."""
-    from ..game.parallel import stuck_threads
-
-    if stuck_threads():
+    parallel = sys.modules.get("gaddag_solver.game.parallel")  # no pool was made without it
+    if parallel is not None and parallel.stuck_threads():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

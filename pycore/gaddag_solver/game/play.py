@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
-from ..alphabet import BLANK_FLAG
-from ..board import Board, PositionError
+from ..board import Board, PositionError, held_tiles
 from ..lexicon import Lexicon
 from ..limits import score_problem
 from ..move import EXCHANGE, MOVE_RECORD, PLAY, Move
@@ -44,14 +43,10 @@ __all__ = ["Game", "GameError", "TurnRecord"]
 
 def _check_tile_counts(board: Board, racks: Sequence[Rack], rules: Rules) -> None:
     """GameError naming the letter when the board and racks hold more of it than the set has."""
-    held = [0] * (len(rules.counts) + 1)  # [0] blanks, [c] letter code c
-    for code in board.codes():
-        if code:
-            held[0 if code & BLANK_FLAG else code & ~BLANK_FLAG] += 1
-    for rack in racks:
-        for c, n in enumerate(rack.counts()[: len(held)]):
-            held[c] += n
+    held = held_tiles(board, racks[0], rules)  # [0] blanks, [c] letter code c
+    other = racks[1].counts()
     for c, n in enumerate(held):
+        n += other[c]
         has = rules.blanks if c == 0 else rules.counts[c - 1]
         if n > has:
             what = "blanks" if c == 0 else f"{rules.alphabet.letters[c - 1]!r} tiles"
