@@ -44,7 +44,9 @@ typedef struct gd_endgame_state {
     eg_entry *table;
     uint64_t table_mask;
     uint64_t hash;
-    uint64_t nodes, node_limit;
+    uint64_t nodes;    /* positions visited this call, the table's answers included */
+    uint64_t searched; /* ... of them, those the table did not answer: what node_limit counts */
+    uint64_t node_limit;
     int aborted;
     int failed;
     uint32_t to_move, scoreless;
@@ -608,10 +610,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     const gd_rules *rules = es->rules;
     es->pv_length[ply] = 0;
     *exact = 0;
-    if (++es->nodes > es->node_limit) {
-        es->aborted = 1;
-        return 0;
-    }
+    es->nodes++;
     const uint32_t p = es->to_move;
     const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
     const uint64_t nodes_before = es->nodes;
@@ -633,6 +632,12 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             hint = entry->move;
             hinted = 1;
         }
+    }
+    /* the limit counts only positions the table did not answer: a search cut short and started
+     * again finds its finished work there, so each call gets further, however the work falls */
+    if (++es->searched > es->node_limit) {
+        es->aborted = 1;
+        return 0;
     }
     const uint32_t held = tiles_of(es->rack[p], rules->alphabet_size);
     const int32_t alpha0 = alpha;
@@ -916,6 +921,7 @@ int gd_endgame_search_window(void *state, uint32_t depth, int32_t alpha, int32_t
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "window (%d, %d): alpha must be below beta, both within %d",
                             (int)alpha, (int)beta, INFINITE_VALUE);
     es->nodes = 0;
+    es->searched = 0;
     es->node_limit = node_limit ? node_limit : UINT64_MAX;
     es->aborted = 0;
     es->failed = 0;

@@ -604,8 +604,10 @@ int gd_endgame_start(void *state, size_t state_size, const gd_lexicon *lex, cons
 int gd_endgame_words(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, const uint8_t *tile_counts,
                      uint64_t step_limit, uint8_t *out, size_t capacity, size_t *needed, uint32_t *count,
                      uint32_t *finished);
-/* Search `depth` plies deep, visiting at most node_limit positions (0: no limit). The table is
- * kept between calls, so searching depth 1, 2, 3, ... costs little more than the last. */
+/* Search `depth` plies deep, searching at most node_limit positions that the table does not
+ * answer (0: no limit; out->nodes counts those it answers too). The table is kept between calls,
+ * so searching depth 1, 2, 3, ... costs little more than the last, and a search stopped by the
+ * limit and called again goes on from the results it stored. */
 int gd_endgame_search(void *state, uint32_t depth, uint64_t node_limit, gd_endgame_result *out, gd_error *err);
 /*
  * gd_endgame_search within the window (alpha, beta): a value strictly inside it is the search's

@@ -566,3 +566,27 @@ def test_ctrl_c_prints_the_deepest_finished_line(tmp_path) -> None:
     )
     assert lines[-1].startswith(f"value {expected.value:+d} ")
     assert [line.split(None, 2)[2] for line in lines[:-1]] == [str(m) for m in expected.line]
+
+
+def test_a_search_cut_into_small_slices_still_finishes_with_the_whole_searchs_value() -> None:
+    """Called again and again with a limit of a few dozen positions (more than any line of these
+    endgames is long), a search goes on from what the last call stored and reaches the value of
+    one whole search, each call finishing some position. (The limit once counted the positions the table
+    answered too, so a position with more moves than the limit was searched again from the start
+    on every call and never finished.)"""
+    rules = small_set_rules(6, rack_size=4)
+    lexicon = small_lexicon(rules)
+    games = endgames(lexicon, rules, range(12))
+    limit, widest = 24, 0
+    for game in games:
+        state = core.endgame_start(lexicon._core, game._rules, game._state, table_bytes=1 << 20)
+        whole = core.endgame_search(state, 64)
+        state = core.endgame_start(lexicon._core, game._rules, game._state, table_bytes=1 << 20)
+        widest = max(widest, len(game.moves()))
+        for _call in range(whole.nodes + 1):
+            found = core.endgame_search(state, 64, limit)
+            if not found.stopped:
+                break
+        assert not found.stopped, f"{whole.nodes + 1} calls of {limit} did not finish ({whole.nodes} in one)"
+        assert found.complete and found.value == whole.value  # whole: held to the minimax above
+    assert widest > 3 * limit  # positions with far more moves than the limit were among them

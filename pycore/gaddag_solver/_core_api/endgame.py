@@ -68,8 +68,9 @@ def endgame_search(
     node_limit: int = 0,
     window: tuple[int, int] | None = None,
 ) -> EndgameResult:
-    """Search `depth` plies, visiting at most `node_limit` positions (0: no limit); with `window`
-    (alpha, beta) a value outside it is only a bound (gd_endgame_search_window)."""
+    """Search `depth` plies, searching at most `node_limit` positions the table does not answer
+    (0: no limit); with `window` (alpha, beta) a value outside it is only a bound
+    (gd_endgame_search_window)."""
     out = state.result
     if window is None:
         rc = lib.gd_endgame_search(state.buffer, depth, node_limit, out, state.error)
