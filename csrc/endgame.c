@@ -26,6 +26,9 @@
 #define FLAG_UPPER 3
 #define INFINITE_VALUE 0x3fffffff
 
+/* One result; a bucket is two of them (bucket_of). The table may be shared by the states of one
+ * search on several threads (gd_endgame_share): a bucket is read and written only while its first
+ * entry's lock is held, so no thread sees half an entry. */
 typedef struct eg_entry {
     uint64_t key;
     int32_t value;
@@ -33,8 +36,17 @@ typedef struct eg_entry {
     uint8_t flag;
     uint8_t has_move;
     uint8_t work; /* about log2 of the positions its search visited: what replacing it would lose */
-    gd_move move; /* the best move found: tried first, before the position's moves are generated */
+    uint8_t lock; /* the bucket's lock, in its first entry (taken with atomic builtins) */
+    /* the best move found (tried first, before the position's moves are generated): a gd_move
+     * without its equity, so that an entry keeps to 64 bytes */
+    uint8_t kind, row, col, direction, length, tiles_placed;
+    int32_t score;
+    uint8_t word[GD_MAX_DIM];
+    /* a position being searched now by a thread of a shared search, marked in its bucket (either
+     * entry's tag; 0: none), so that the other threads search something else first */
+    uint32_t busy;
 } eg_entry;
+_Static_assert(sizeof(eg_entry) == 64, "a table entry is 64 bytes (gaddag_solver.h says so)");
 
 typedef struct gd_endgame_state {
     uint32_t magic;
@@ -49,6 +61,7 @@ typedef struct gd_endgame_state {
     uint64_t node_limit;
     int aborted;
     int failed;
+    int shared; /* the table is shared with other states (gd_endgame_share): mark what is searched */
     uint32_t to_move, scoreless;
     uint8_t board[GD_MAX_SQUARES];
     uint8_t rack[2][64];
@@ -183,6 +196,26 @@ int gd_endgame_restart(void *state, const gd_game *position, gd_error *err)
     return GD_OK;
 }
 
+int gd_endgame_share(void *state, size_t state_size, void *started, gd_error *err)
+{
+    gd_endgame_state *es = state;
+    gd_endgame_state *from = started;
+    if (!es || !from) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (from->magic != ENDGAME_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started endgame");
+    if (es == from) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a state cannot share its own table");
+    if (state_size < sizeof *es)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "an endgame state needs at least %zu bytes, not %zu", sizeof *es,
+                            state_size);
+    /* everything but the move stack: the lexicon, rules and table, the position with its prepared
+     * cross-sets and the root moves; the killers and counters start afresh */
+    memcpy(es, from, sizeof *es);
+    es->move_capacity = (uint32_t)((state_size - sizeof *es) / sizeof(gd_move));
+    memset(es->killer, 0, sizeof es->killer);
+    memset(&es->stats, 0, sizeof es->stats);
+    es->shared = from->shared = 1;
+    return GD_OK;
+}
+
 /* Put a play's tiles on the board and take them off the rack (back = 0), or undo that (back = 1),
  * keeping the hash in step. */
 static void move_tiles(gd_endgame_state *es, const gd_move *m, uint32_t p, int back)
@@ -229,29 +262,123 @@ static void set_pv(gd_endgame_state *es, uint32_t ply, const gd_move *m, int sea
 
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
                       size_t base, int *exact);
+static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta,
+                            uint32_t wsi, size_t base, int *exact, uint64_t key, uint64_t nodes_before, int restricted,
+                            const gd_move *hint);
 
 /* The table holds buckets of two entries: the first keeps the result that cost the most to find,
  * the second the latest, so a flood of cheap results deep in the tree does not wash out the
  * expensive ones near the root. */
 static eg_entry *bucket_of(const gd_endgame_state *es, uint64_t key) { return &es->table[key & es->table_mask & ~1ull]; }
 
-static eg_entry *probe(const gd_endgame_state *es, uint64_t key)
+static void lock_bucket(eg_entry *bucket)
 {
-    eg_entry *bucket = bucket_of(es, key);
-    if (bucket[0].key == key) return &bucket[0];
-    if (bucket[1].key == key) return &bucket[1];
-    return NULL;
+    while (__atomic_exchange_n(&bucket->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&bucket->lock, __ATOMIC_RELAXED)) {
+        }
+}
+static void unlock_bucket(eg_entry *bucket) { __atomic_store_n(&bucket->lock, 0, __ATOMIC_RELEASE); }
+
+static void entry_move(const eg_entry *e, gd_move *m)
+{
+    memset(m, 0, sizeof *m);
+    m->score = e->score;
+    m->equity = 100 * e->score;
+    m->kind = e->kind;
+    m->row = e->row;
+    m->col = e->col;
+    m->direction = e->direction;
+    m->length = e->length;
+    m->tiles_placed = e->tiles_placed;
+    memcpy(m->word, e->word, sizeof m->word);
 }
 
-/* Where a result for `key` that cost about 2^work positions goes. */
-static eg_entry *slot_for(const gd_endgame_state *es, uint64_t key, uint8_t work)
+/* A copy of the result stored for key, if any (1), taken whole under the bucket's lock. */
+static int probe(const gd_endgame_state *es, uint64_t key, eg_entry *found)
 {
     eg_entry *bucket = bucket_of(es, key);
+    lock_bucket(bucket);
+    const int at = bucket[0].key == key ? 0 : bucket[1].key == key ? 1 : -1;
+    if (at >= 0) *found = bucket[at];
+    unlock_bucket(bucket);
+    return at >= 0;
+}
+
+/* Store a result for `key` that cost about 2^work positions (move NULL: none to remember). */
+static void store(const gd_endgame_state *es, uint64_t key, uint8_t work, int32_t value, uint8_t depth, uint8_t flag,
+                  const gd_move *move)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    lock_bucket(bucket);
+    const uint32_t busy0 = bucket[0].busy, busy1 = bucket[1].busy; /* they stay where they are */
+    eg_entry *slot = &bucket[1];
     if (bucket[0].key == key || work >= bucket[0].work) {
-        if (bucket[0].key != key && bucket[0].key) bucket[1] = bucket[0]; /* the displaced one stays a while */
-        return &bucket[0];
+        if (bucket[0].key != key && bucket[0].key) { /* the displaced one stays a while */
+            bucket[1] = bucket[0];
+            bucket[1].lock = 0;
+        }
+        slot = &bucket[0];
     }
-    return &bucket[1];
+    slot->key = key;
+    slot->value = value;
+    slot->depth = depth;
+    slot->flag = flag;
+    slot->work = work;
+    slot->has_move = move != NULL;
+    if (move) {
+        slot->kind = move->kind;
+        slot->row = move->row;
+        slot->col = move->col;
+        slot->direction = move->direction;
+        slot->length = move->length;
+        slot->tiles_placed = move->tiles_placed;
+        slot->score = move->score;
+        memcpy(slot->word, move->word, sizeof slot->word);
+    }
+    bucket[0].busy = busy0;
+    bucket[1].busy = busy1;
+    unlock_bucket(bucket);
+}
+
+/* Threads of a shared search mark the positions they are searching (at DEFER_DEPTH and deeper),
+ * and a thread puts off a move whose position another is searching until its other moves are
+ * done (ABDADA, docs/endgame.md): by then the other's result is in the table. Shallower
+ * positions are cheaper to search twice than to mark. */
+#define DEFER_DEPTH 3
+#define DEFER_MAX 64 /* moves put off at most, per position */
+static uint32_t busy_tag(uint64_t key) { return (uint32_t)(key >> 32) | 1u; }
+
+/* Mark key's position busy: the slot taken (1 or 2), 0 when both are taken. */
+static int mark_busy(const gd_endgame_state *es, uint64_t key)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    int slot = 0;
+    lock_bucket(bucket);
+    if (!bucket[0].busy) {
+        bucket[0].busy = busy_tag(key);
+        slot = 1;
+    } else if (!bucket[1].busy) {
+        bucket[1].busy = busy_tag(key);
+        slot = 2;
+    }
+    unlock_bucket(bucket);
+    return slot;
+}
+static void clear_busy(const gd_endgame_state *es, uint64_t key, int slot)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    lock_bucket(bucket);
+    bucket[slot - 1].busy = 0;
+    unlock_bucket(bucket);
+}
+static int is_busy(const gd_endgame_state *es, uint64_t key)
+{
+    eg_entry *bucket = bucket_of(es, key);
+    const uint32_t tag = busy_tag(key);
+    lock_bucket(bucket);
+    const int busy = bucket[0].busy == tag || bucket[1].busy == tag;
+    unlock_bucket(bucket);
+    return busy;
 }
 
 static uint8_t log2_work(uint64_t positions)
@@ -607,16 +734,15 @@ static void add_killer(gd_endgame_state *es, uint32_t ply, const gd_move *m)
 static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
                       size_t base, int *exact)
 {
-    const gd_rules *rules = es->rules;
     es->pv_length[ply] = 0;
     *exact = 0;
     es->nodes++;
-    const uint32_t p = es->to_move;
     const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
     const uint64_t nodes_before = es->nodes;
     /* at a root whose moves are restricted, the table's result (for every move) does not hold */
     const int restricted = ply == 0 && (es->root_count > 0 || !es->root_exclude);
-    const eg_entry *entry = probe(es, key);
+    eg_entry stored;
+    const eg_entry *entry = probe(es, key, &stored) ? &stored : NULL;
     gd_move hint;
     int hinted = 0;
     if (entry) {
@@ -628,9 +754,9 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
                 return entry->value;
             }
         }
-        if (entry->has_move && (!restricted || root_allows(es, &entry->move))) {
-            hint = entry->move;
-            hinted = 1;
+        if (entry->has_move) {
+            entry_move(entry, &hint);
+            hinted = !restricted || root_allows(es, &hint);
         }
     }
     /* the limit counts only positions the table did not answer: a search cut short and started
@@ -639,6 +765,33 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
         es->aborted = 1;
         return 0;
     }
+    const int busy = es->shared && depth >= DEFER_DEPTH ? mark_busy(es, key) : 0;
+    const int32_t value = search_moves(es, ply, depth, alpha, beta, wsi, base, exact, key, nodes_before, restricted,
+                                       hinted ? &hint : NULL);
+    if (busy) clear_busy(es, key, busy);
+    return value;
+}
+
+/* Whether the position after move m (of the player to move) is being searched by another thread. */
+static int child_busy(gd_endgame_state *es, const gd_move *m)
+{
+    const int32_t score = m->kind == GD_PLAY ? m->score : 0;
+    const uint32_t scoreless = score == 0 ? es->scoreless + 1 : 0;
+    if (m->kind == GD_PLAY) put(es, m, es->to_move);
+    const uint64_t key = es->hash ^ SIDE_KEY ^ scoreless_key(scoreless);
+    if (m->kind == GD_PLAY) take_back(es, m, es->to_move);
+    return is_busy(es, key);
+}
+
+/* search() once the table has not answered: the hint (the table's move) first, then the killers,
+ * then every move (or the horizon's best); the result stored. */
+static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta,
+                            uint32_t wsi, size_t base, int *exact, uint64_t key, uint64_t nodes_before, int restricted,
+                            const gd_move *hint)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t p = es->to_move;
+    const int hinted = hint != NULL;
     const uint32_t held = tiles_of(es->rack[p], rules->alphabet_size);
     const int32_t alpha0 = alpha;
     int32_t best = -INFINITE_VALUE;
@@ -652,15 +805,15 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     /* the remembered best move first: when it cuts, the position's moves are never generated */
     if (hinted) {
         int child_exact, searched;
-        int32_t v = try_move(es, &hint, ply, depth, alpha, beta, wsi, base, held, &child_exact, &searched);
+        int32_t v = try_move(es, hint, ply, depth, alpha, beta, wsi, base, held, &child_exact, &searched);
         if (es->aborted || es->failed) return 0;
         if (!child_exact) all_exact = 0;
         best = v;
-        best_move = hint;
-        set_pv(es, ply, &hint, searched);
+        best_move = *hint;
+        set_pv(es, ply, hint, searched);
         if (v > alpha) alpha = v;
         cut = alpha >= beta;
-        tried[tried_count++] = hint;
+        tried[tried_count++] = *hint;
         if (cut) es->stats.hint_cuts++;
     }
 
@@ -668,7 +821,7 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     for (int k = 0; k < 2 && !cut; k++) {
         const gd_move *killer = &es->killer[ply][k];
         if (killer->length == 0 && killer->kind != GD_PASS) continue; /* none yet */
-        if (hinted && same_move(killer, &hint)) continue;
+        if (hinted && same_move(killer, hint)) continue;
         if (!workspace_ready(es, wsi)) return 0;
         gd_move m;
         if (!play_here(es, &es->workspace[wsi], killer, p, &m)) continue;
@@ -769,18 +922,34 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
             moves[i].equity = (m->tiles_placed == held ? GOING_OUT_FIRST : 0) + (int32_t)m->tiles_placed * TILE_ORDER + worth;
         }
         count++;
-        for (size_t i = 0; i < count; i++) {
-            /* most positions cut after a move or two: pick those few first, sort the rest only
-             * when the search gets that far (the order is the full sort's either way) */
-            if (i < EAGER_PICKS)
-                pick_best(moves, i, count);
-            else if (i == EAGER_PICKS)
-                gd_sort_moves(moves + i, count - i, 1);
+        /* in a shared search, a move whose position another thread is searching waits for a
+         * second pass (ABDADA): when it comes, the other's result is usually in the table */
+        size_t deferred[DEFER_MAX];
+        size_t deferred_count = 0;
+        const int defer = es->shared && depth > DEFER_DEPTH;
+        for (size_t pass = 0; pass < 2 && !cut; pass++)
+        for (size_t j = 0; j < (pass ? deferred_count : count); j++) {
+            const size_t i = pass ? deferred[j] : j;
+            if (pass == 0) {
+                /* most positions cut after a move or two: pick those few first, sort the rest only
+                 * when the search gets that far (the order is the full sort's either way; the
+                 * deferred moves' places, before i, do not move) */
+                if (i < EAGER_PICKS)
+                    pick_best(moves, i, count);
+                else if (i == EAGER_PICKS)
+                    gd_sort_moves(moves + i, count - i, 1);
+                const gd_move *m = &moves[i];
+                int duplicate = 0;
+                for (uint32_t t = 0; t < tried_count; t++) duplicate |= same_move(m, &tried[t]);
+                if (duplicate) continue;
+                if (restricted && !root_allows(es, m)) continue;
+                if (defer && best != -INFINITE_VALUE && deferred_count < DEFER_MAX && child_busy(es, m)) {
+                    deferred[deferred_count++] = i;
+                    es->stats.deferred++;
+                    continue;
+                }
+            }
             const gd_move *m = &moves[i];
-            int duplicate = 0;
-            for (uint32_t t = 0; t < tried_count; t++) duplicate |= same_move(m, &tried[t]);
-            if (duplicate) continue;
-            if (restricted && !root_allows(es, m)) continue;
             int child_exact, searched;
             int32_t v;
             if (best == -INFINITE_VALUE || beta - alpha <= 1) {
@@ -814,15 +983,9 @@ static int32_t search(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_
     if (best >= beta) add_killer(es, ply, &best_move);
     *exact = all_exact;
     if (restricted) return best;
-    const uint8_t work = log2_work(es->nodes - nodes_before);
-    eg_entry *slot = slot_for(es, key, work);
-    slot->key = key;
-    slot->value = best;
-    slot->move = best_move;
-    slot->has_move = !horizon_best;
-    slot->work = work;
-    slot->depth = (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1));
-    slot->flag = best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT;
+    store(es, key, log2_work(es->nodes - nodes_before), best,
+          (uint8_t)(all_exact ? EXACT_DEPTH : (depth < EXACT_DEPTH ? depth : EXACT_DEPTH - 1)),
+          best <= alpha0 ? FLAG_UPPER : best >= beta ? FLAG_LOWER : FLAG_EXACT, horizon_best ? NULL : &best_move);
     return best;
 }
 
@@ -866,10 +1029,12 @@ static void extend_line(gd_endgame_state *es, gd_endgame_result *out)
             if (last && last->kind == GD_PLAY && tiles_of(es->rack[1 - es->to_move], rules->alphabet_size) == 0) break;
             if (es->scoreless >= rules->scoreless_turns) break;
             const uint64_t key = es->hash ^ scoreless_key(es->scoreless);
-            const eg_entry *entry = probe(es, key);
-            if (!entry || !entry->has_move || !fits(es, &entry->move, es->to_move)) break;
-            out->line[out->line_length] = entry->move;
-            out->line[out->line_length].equity = 100 * entry->move.score;
+            eg_entry entry;
+            gd_move stored;
+            if (!probe(es, key, &entry) || !entry.has_move) break;
+            entry_move(&entry, &stored);
+            if (!fits(es, &stored, es->to_move)) break;
+            out->line[out->line_length] = stored;
             m = &out->line[out->line_length++];
         }
         const uint32_t p = es->to_move;

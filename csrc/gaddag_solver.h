@@ -564,6 +564,7 @@ typedef struct gd_endgame_stats {
     uint64_t hint_cuts;            /* positions cut by the table's move, before any generation */
     uint64_t killer_tries;         /* moves that cut elsewhere at the same ply, tried before generating */
     uint64_t killer_cuts;          /* ... and that cut here, so the position's moves were never listed */
+    uint64_t deferred;             /* moves put off: another thread was searching their position */
 } gd_endgame_stats;
 
 /* How a value compares with the truth: equal, or a bound because it fell outside the window. */
@@ -632,6 +633,14 @@ int gd_endgame_root_moves(void *state, const gd_move *moves, uint32_t count, uin
  * from a position on, whatever the scores). Same lexicon and rules; the root moves are reset.
  */
 int gd_endgame_restart(void *state, const gd_game *position, gd_error *err);
+/*
+ * Start `state` (state_size bytes, caller-owned) as a copy of the started state `started` that
+ * shares its table: the same lexicon, rules, position and root moves, the table not cleared. The
+ * states of one search on several threads (one each) then search together, each finding what the
+ * others stored (docs/endgame.md, "Threads"); the table's buckets are locked while read or
+ * written. `started` must not be searching while it is copied, and the table must outlive both.
+ */
+int gd_endgame_share(void *state, size_t state_size, void *started, gd_error *err);
 
 /* ---- The DAWG baseline (dawg.c, movegen_dawg.c; docs/dawg.md) ------------------------------ */
 

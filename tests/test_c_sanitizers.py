@@ -42,6 +42,7 @@ FLAGS = [
     "-fno-omit-frame-pointer",
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=all",
+    "-pthread",  # the endgame searched on two threads sharing a table
     # the endgame's one-tile plays also listed by the generator and compared, move for move, and
     # its horizon's best move compared with the best of every move
     "-DGD_ENDGAME_CROSS_CHECK",

@@ -284,6 +284,7 @@ class gd_endgame_stats(C.Structure):
         ("hint_cuts", C.c_uint64),
         ("killer_tries", C.c_uint64),
         ("killer_cuts", C.c_uint64),
+        ("deferred", C.c_uint64),
     ]
 
 
@@ -538,6 +539,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_search_window", C.c_int, [P, C.c_uint32, C.c_int32, C.c_int32, C.c_uint64, P, P]),
     ("gd_endgame_root_moves", C.c_int, [P, P, C.c_uint32, C.c_uint32, P]),
     ("gd_endgame_restart", C.c_int, [P, P, P]),
+    ("gd_endgame_share", C.c_int, [P, C.c_size_t, P, P]),
     ("gd_dawg_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_dawg_open", C.c_int, [P, P, C.c_size_t, P, P]),
     ("gd_is_dawg", C.c_int, [P]),

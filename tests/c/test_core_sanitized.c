@@ -23,6 +23,7 @@
  * Exit status 0 and "OK ..." on stdout when everything passed; any check that fails prints
  * "FAIL: ..." and exits 1; a sanitizer report aborts.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,8 +327,74 @@ static void endgame_words_on(const gd_lexicon *lex, const gd_rules *rules, const
     free(words);
 }
 
+/* One thread of a shared endgame search: depth after depth in small slices until one search is
+ * complete or another thread's is (done). */
+typedef struct shared_search {
+    void *state;
+    int *done;
+    int rc, complete;
+    int32_t value;
+    gd_error err;
+} shared_search;
+
+static void *search_shared(void *arg)
+{
+    shared_search *s = arg;
+    gd_endgame_result *result = malloc(sizeof *result);
+    s->rc = GD_OK;
+    s->complete = 0;
+    for (uint32_t depth = 1; depth <= GD_ENDGAME_MAX_PLY && !__atomic_load_n(s->done, __ATOMIC_RELAXED);) {
+        s->rc = gd_endgame_search(s->state, depth, 2000, result, &s->err);
+        if (s->rc != GD_OK) break;
+        if (result->stopped) continue;
+        if (result->complete) {
+            s->complete = 1;
+            s->value = result->value;
+            __atomic_store_n(s->done, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        depth++;
+    }
+    free(result);
+    return NULL;
+}
+
+/* The same endgame searched by two threads sharing one table (gd_endgame_share): whichever
+ * finishes first must find the value one thread found. */
+static void endgame_shared_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, uint32_t capacity,
+                              int32_t expected)
+{
+    gd_error err;
+    const size_t size = gd_endgame_size(capacity), table_size = 1024 * 64;
+    void *first = malloc(size), *second = malloc(size), *table = malloc(table_size);
+    CHECK(gd_endgame_start(first, size, lex, rules, game, table, table_size, &err) == GD_OK, "shared start: %s",
+          err.message);
+    CHECK(gd_endgame_share(second, size, first, &err) == GD_OK, "share: %s", err.message);
+    CHECK(gd_endgame_share(first, size, first, &err) == GD_ERR_ARGUMENT, "a state shared with itself");
+    CHECK(gd_endgame_share(second, 16, first, &err) == GD_ERR_ARGUMENT, "a shared state of 16 bytes");
+    int done = 0;
+    shared_search searches[2] = {{.state = first, .done = &done}, {.state = second, .done = &done}};
+    pthread_t helper;
+    CHECK(pthread_create(&helper, NULL, search_shared, &searches[1]) == 0, "a helper thread");
+    search_shared(&searches[0]);
+    pthread_join(helper, NULL);
+    int finished = 0;
+    for (int k = 0; k < 2; k++) {
+        if (searches[k].rc == GD_ERR_NOMEM) continue; /* the small stack, as alone */
+        CHECK(searches[k].rc == GD_OK, "shared search %d: %s", k, searches[k].err.message);
+        if (!searches[k].complete) continue;
+        finished++;
+        CHECK(searches[k].value == expected, "thread %d of a shared search found %d, one thread %d", k,
+              searches[k].value, expected);
+    }
+    CHECK(finished > 0, "neither thread of a shared search finished");
+    free(first);
+    free(second);
+    free(table);
+}
+
 /* Search an endgame to its end (a small table and move stack, so collisions and a full stack are
- * exercised), then replay the line: it must be worth the value found. */
+ * exercised), then replay the line: it must be worth the value found; then again on two threads. */
 static void endgame_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game)
 {
     gd_error err;
@@ -355,6 +422,7 @@ static void endgame_on(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
         CHECK(copy->over && gained == result->value, "the line gains %d, the search says %d", gained, result->value);
         free(copy);
         endgames_solved++;
+        endgame_shared_on(lex, rules, game, capacity, result->value);
     }
     free(result);
     free(state);

@@ -24,6 +24,7 @@ from .endgame import (
     endgame_restart,
     endgame_root_moves,
     endgame_search,
+    endgame_share,
     endgame_start,
 )
 from .errors import CoreBuildError, CoreError, CoreFormatError
@@ -144,6 +145,7 @@ __all__ = [
     "dawg_prepare",
     "direction_options",
     "endgame_restart",
+    "endgame_share",
     "endgame_root_moves",
     "endgame_search",
     "endgame_start",

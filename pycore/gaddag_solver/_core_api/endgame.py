@@ -22,7 +22,7 @@ class EndgameResult(NamedTuple):
     nodes: int
     line: list[bytes]  # gd_move records, both sides' moves in turn
     bound: int = 0  # GD_BOUND_EXACT, _LOWER (value reached beta) or _UPPER (value did not pass alpha)
-    # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts
+    # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts, deferred
     stats: tuple[int, ...] = ()
 
 
@@ -31,10 +31,10 @@ class EndgameState:
 
     __slots__ = ("buffer", "size", "table", "error", "result", "keep")
 
-    def __init__(self, move_capacity: int, table_bytes: int) -> None:
+    def __init__(self, move_capacity: int, table_bytes: int, table: Any = None) -> None:
         self.size = int(lib.gd_endgame_size(move_capacity))
         self.buffer = ffi.new("uint64_t[]", (self.size + 7) // 8)
-        self.table = ffi.new("uint64_t[]", max(2048, table_bytes // 8))
+        self.table = ffi.new("uint64_t[]", max(2048, table_bytes // 8)) if table is None else table
         self.error = ffi.new("gd_error *")
         self.result = ffi.new("gd_endgame_result *")
         self.keep: tuple[Any, ...] = ()
@@ -88,6 +88,7 @@ def endgame_search(
         int(st.hint_cuts),
         int(st.killer_tries),
         int(st.killer_cuts),
+        int(st.deferred),
     )
     return EndgameResult(
         int(out.value),
@@ -113,3 +114,13 @@ def endgame_root_moves(state: EndgameState, records: list[bytes], exclude: bool)
 def endgame_restart(state: EndgameState, game: GameState) -> None:
     """Set a started search to another position (the bag empty), keeping its table."""
     state.check(lib.gd_endgame_restart(state.buffer, game.game, state.error), "gd_endgame_restart")
+
+
+def endgame_share(started: EndgameState, move_capacity: int = ENDGAME_MOVE_CAPACITY) -> EndgameState:
+    """Another state of `started`'s search, sharing its table (gd_endgame_share): for a thread of
+    its own, searching the same position together with it."""
+    state = EndgameState(move_capacity, 0, table=started.table)
+    state.keep = started.keep
+    shared = lib.gd_endgame_share(state.buffer, state.size, started.buffer, state.error)
+    state.check(shared, "gd_endgame_share")
+    return state

@@ -6,7 +6,17 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import EXIT_FAILURE, EXIT_USAGE, _count, _dumps, _error, _print_columns, _seconds, _status_line
+from ._common import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    _at_least_one,
+    _count,
+    _dumps,
+    _error,
+    _print_columns,
+    _seconds,
+    _status_line,
+)
 from ._lookahead import _lookahead_game, position_arguments
 
 
@@ -16,7 +26,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
 
     try:
         game, _rules, _table = _lookahead_game(args)
-        search = EndgameSearch(game)
+        search = EndgameSearch(game, threads=args.threads)
     except EndgameError as exc:
         return _error(str(exc), EXIT_USAGE)
     show = args.progress or sys.stderr.isatty()
@@ -127,5 +137,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--move", metavar='"8D WORD"', help="the exact value of this first move and the points it loses"
+    )
+    p.add_argument(
+        "--threads",
+        type=_at_least_one,
+        default=1,
+        metavar="N",
+        help="threads searching together, one per core say (default 1); an exact value is the same for all N",
     )
     p.set_defaults(run=cmd_endgame)

@@ -15,6 +15,7 @@ cut short is searched again, mostly from the table.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from ..move import Move
 from .play import Game, GameError
 
 SLICE_NODES = 20_000  # positions per call into the core between progress reports
+MAX_THREADS = 64
 MAX_DEPTH = 64
 # Depths searched one by one before a search to the end (MAX_DEPTH): the shallow searches fill
 # the table with good first moves, after which one search to the end costs fewer positions than
@@ -112,8 +114,10 @@ class EndgameSearch:
     """An endgame search of ``game``'s position (the bag must be empty; both racks are known)."""
 
     def __init__(
-        self, game: Game, *, table_bytes: int = core.ENDGAME_TABLE_BYTES, prune: bool = True
+        self, game: Game, *, table_bytes: int = core.ENDGAME_TABLE_BYTES, prune: bool = True, threads: int = 1
     ) -> None:
+        if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise EndgameError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
         if game.over:
             raise EndgameError("the game is over")
         if game.bag_count:
@@ -121,10 +125,12 @@ class EndgameSearch:
                 f"an endgame needs an empty bag: {game.bag_count} tiles are in it (simulate instead)"
             )
         self.game = game
+        self.threads = threads
         self._stop = False
         self._nodes = 0
         self._elapsed = 0.0
         self._last: core.EndgameResult | None = None
+        self._helpers: _Helpers | None = None  # while a search on several threads runs
         own = endgame_lexicon(game) if prune else None
         lexicon = game.lexicon if own is None else own
         try:
@@ -144,12 +150,23 @@ class EndgameSearch:
         if not 1 <= max_depth <= MAX_DEPTH:
             raise EndgameError(f"max_depth must be from 1 to {MAX_DEPTH}, not {max_depth}")
         self._stop = False
-        started = time.perf_counter()
-        deadline = None if time_limit is None else started + time_limit
-        depth = 1 if self._last is None else self._last.depth + 1
         if self._last is not None and self._last.complete:
             yield self._result("solved")
             return
+        helpers = self._helpers = _Helpers(self._state, self.threads - 1, max_depth, slice_nodes)
+        try:
+            yield from self._deepen(max_depth, time_limit, slice_nodes, helpers)
+        finally:
+            helpers.finish()
+            self._nodes += helpers.nodes
+            self._helpers = None
+
+    def _deepen(
+        self, max_depth: int, time_limit: float | None, slice_nodes: int, helpers: _Helpers
+    ) -> Iterator[EndgameResult]:
+        started = time.perf_counter()
+        deadline = None if time_limit is None else started + time_limit
+        depth = 1 if self._last is None else self._last.depth + 1
         while depth <= max_depth:
             while True:
                 if self._stop or (deadline is not None and time.perf_counter() >= deadline):
@@ -158,6 +175,9 @@ class EndgameSearch:
                     if self._last is not None:
                         yield self._result("stopped" if self._stop else "time")
                     return
+                if helpers.solved is not None:
+                    found = helpers.solved  # a helper finished the search to the end first
+                    break
                 try:
                     found = core.endgame_search(self._state, depth, slice_nodes)
                 except core.CoreError as error:
@@ -165,6 +185,7 @@ class EndgameSearch:
                 self._nodes += found.nodes
                 if not found.stopped:
                     break
+            helpers.raise_failure()
             self._last = found
             now = time.perf_counter()
             self._elapsed += now - started
@@ -173,7 +194,7 @@ class EndgameSearch:
                 yield self._result("solved")
                 return
             yield self._result("depth" if depth == max_depth else "running")
-            depth = depth + 1 if depth < STEP_DEPTHS else max_depth
+            depth = next_depth(depth, max_depth)
 
     def first_moves(self, records: list[bytes] | None, exclude: bool = False) -> None:
         """Search only these first moves (gd_move records), or with ``exclude`` all but these
@@ -227,7 +248,7 @@ class EndgameSearch:
             self._line(self._last.line),
             self._last.depth,
             self._last.complete,
-            self._nodes,
+            self._nodes + (self._helpers.nodes if self._helpers else 0),
             self._elapsed,
             reason,
         )
@@ -264,6 +285,66 @@ class EndgameSearch:
         return result
 
 
+def next_depth(depth: int, max_depth: int) -> int:
+    """The depth searched after ``depth``: one more up to STEP_DEPTHS, then to the end."""
+    return depth + 1 if depth < STEP_DEPTHS else max_depth
+
+
+class _Helpers:
+    """The helper threads of a search on several threads: each searches the same position with a
+    state of its own sharing the main state's table (core.endgame_share), depth after depth as the
+    main thread does. The core marks the positions being searched so that the threads mostly
+    search different moves, and each finds what the others stored (docs/endgame.md, "Threads").
+    A helper that finishes a search to the end of the game first hands its result over: its value
+    is the exact value, as every complete search's is."""
+
+    def __init__(self, main: core.EndgameState, count: int, max_depth: int, slice_nodes: int) -> None:
+        self.solved: core.EndgameResult | None = None
+        self.failure: core.CoreError | None = None
+        self._nodes = [0] * count
+        self._halt = threading.Event()
+        self._threads = [
+            threading.Thread(
+                target=self._run, args=(core.endgame_share(main), k, max_depth, slice_nodes), daemon=True
+            )
+            for k in range(count)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def nodes(self) -> int:
+        return sum(self._nodes)
+
+    def _run(self, state: core.EndgameState, k: int, max_depth: int, slice_nodes: int) -> None:
+        depth = 1
+        try:
+            while not self._halt.is_set():
+                found = core.endgame_search(state, depth, slice_nodes)
+                self._nodes[k] += found.nodes
+                if found.stopped:
+                    continue
+                if found.complete:
+                    if self.solved is None:
+                        self.solved = found
+                    return
+                if depth == max_depth:
+                    return
+                depth = next_depth(depth, max_depth)
+        except core.CoreError as error:
+            self.failure = error
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            raise EndgameError(str(self.failure)) from None
+
+    def finish(self) -> None:
+        """Stop the helpers (each within a slice) and wait for them."""
+        self._halt.set()
+        for thread in self._threads:
+            thread.join()
+
+
 def find_move(game: Game, text: str) -> Move:
     """The move of the player to move written as ``text``: "8D WORD" or "D8 WORD" (a blank's
     letter in lower case; letters already on the board included), "pass". A GameError says why
@@ -291,9 +372,11 @@ def solve_endgame(
     time_limit: float | None = None,
     progress: Callable[[EndgameResult], object] | None = None,
     prune: bool = True,
+    threads: int = 1,
 ) -> EndgameResult:
     """The best line for the player to move in ``game`` (the bag empty) and the spread it gains:
     exact when ``result.complete``, else the best found by the deepest finished search.
     ``prune``: search with the endgame's own lexicon (:func:`endgame_lexicon`), the same plays
-    found faster."""
-    return EndgameSearch(game, prune=prune).run(max_depth, time_limit, progress)
+    found faster. ``threads``: threads searching together (the value of a complete search is the
+    same for any number; an incomplete one's may differ)."""
+    return EndgameSearch(game, prune=prune, threads=threads).run(max_depth, time_limit, progress)
