@@ -6,7 +6,12 @@ Each is solved with `PreendgameSearch` on one core, up to --limit seconds. Print
 position (stderr) and a table of the times (median with its 95% interval, 90th percentile,
 worst, unsolved in the limit), with the machine's load.
 
-    python bench/preendgame.py --bag 1 --positions 50 --limit 120
+--threads 1,2 solves each position with each number of threads in turn (the search's --threads),
+prints the table for each, then the speed-up of each over the first (bench/endgame.py's table:
+the geometric mean of the ratios with its 95% interval, over positions both solved that took at
+least 0.2 s with the first) and how many best moves or exact win probabilities differ.
+
+    python bench/preendgame.py --bag 1 --positions 50 --limit 120 [--threads 1,2]
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pycore"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from endgame import median_interval  # noqa: E402
+from endgame import median_interval, print_speedups, thread_counts  # noqa: E402
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
 from gaddag_solver.game.preendgame import PreendgameSearch  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
@@ -35,50 +40,64 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per position before giving up")
+    parser.add_argument(
+        "--threads", type=thread_counts, default=[1], metavar="N,...", help="threads per search (default 1)"
+    )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
     rules = Rules.load("english")
     lexicon = Lexicon.load(resolve_lexicon(args.lexicon), rules)
     leaves = Leaves.load(args.lexicon, rules)
-    times: list[float] = []
-    unsolved = 0
+    solved: dict[int, Found] = {n: {} for n in args.threads}
     seed = args.seed
     loads = [os.getloadavg()[0]]
-    while len(times) < args.positions:
+    while len(solved[args.threads[0]]) < args.positions:
         game = Game.new(lexicon, seed=seed)
         seed += 1
         while not game.over and game.bag_count > args.bag:
             game.play(game.best_move("equity", leaves))
         if game.over or game.bag_count != args.bag:
             continue
-        started = time.perf_counter()
-        search = PreendgameSearch(game, leaves=leaves)
-        result = search.run(time_limit=args.limit)
-        seconds = time.perf_counter() - started
-        loads.append(os.getloadavg()[0])
-        solved = result.complete
-        unsolved += not solved
-        times.append(seconds if solved else float("inf"))
-        best = (
-            f"{result.best.move} {100 * float(result.best.win):.1f}%"
-            if result.best_index is not None
-            else "-"
-        )
-        print(f"  seed {seed - 1}: {seconds:.2f} s, {len(result.candidates)} candidates, "
-              f"{result.endgames:,} endgames, "
-              f"{result.nodes:,} positions, best {best}, {'solved' if solved else 'not solved'}",
-              file=sys.stderr, flush=True)  # fmt: skip
-    ordered = sorted(times)
+        for threads in args.threads:
+            started = time.perf_counter()
+            search = PreendgameSearch(game, leaves=leaves, threads=threads)
+            result = search.run(time_limit=args.limit)
+            seconds = time.perf_counter() - started
+            loads.append(os.getloadavg()[0])
+            best = (
+                f"{result.best.move} {100 * float(result.best.win):.1f}%"
+                if result.best_index is not None
+                else "-"
+            )
+            answer = (result.best_index, result.best.win) if result.complete else None
+            solved[threads][seed - 1] = (0, seconds, result.nodes, result.complete, answer)
+            status = "solved" if result.complete else "not solved"
+            print(f"  seed {seed - 1}: {threads} thread(s), {seconds:.2f} s, "
+                  f"{len(result.candidates)} candidates, {result.endgames:,} endgames, "
+                  f"{result.nodes:,} positions, best {best}, {status}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    for threads in args.threads:
+        print_table(args, threads, solved[threads], loads)
+    if len(args.threads) > 1:
+        print_speedups(args.threads, solved)
+    return 0
+
+
+Found = dict[int, tuple[int, float, int, bool, object]]  # seed: (0, seconds, positions, complete, answer)
+
+
+def print_table(args: argparse.Namespace, threads: int, found: Found, loads: list[float]) -> None:
+    ordered = sorted(s if complete else float("inf") for _c, s, _n, complete, _a in found.values())
+    unsolved = sum(1 for s in ordered if s == float("inf"))
     low, high = median_interval(ordered)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    print(f"pre-endgames with {args.bag} in the bag from self-play ({args.lexicon}), one core, "
+    print(f"pre-endgames with {args.bag} in the bag from self-play ({args.lexicon}), {threads} thread(s), "
           f"limit {args.limit:.0f} s; load average {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
     print("| positions | median s | 95% CI of the median | 90th percentile s | worst s | unsolved in limit |")
     print("| --- | --- | --- | --- | --- | --- |")
     worst = max(ordered)
-    print(f"| {len(times)} | {statistics.median(ordered):.2f} | [{low:.2f}, {high:.2f}] | {p90:.2f} | "
+    print(f"| {len(ordered)} | {statistics.median(ordered):.2f} | [{low:.2f}, {high:.2f}] | {p90:.2f} | "
           f"{'unsolved' if worst == float('inf') else f'{worst:.2f}'} | {unsolved} |")  # fmt: skip
-    return 0
 
 
 if __name__ == "__main__":

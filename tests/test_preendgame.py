@@ -260,16 +260,22 @@ def test_a_stopped_search_goes_on_where_it_stopped_to_the_same_answer() -> None:
     assert result.best_index == whole.best_index
 
 
-def test_peg_command_prints_the_solver_s_figures(tmp_path: Path) -> None:
+def small_peg_command(tmp_path: Path) -> list[str]:
+    """`gaddag-solver peg` on the small set's rules and lexicon, written to files, the board read
+    from stdin."""
     rules = small_set_rules(2)
     words = sorted(w for w in SMALL_WORDS if set(w) <= set(rules.alphabet.letters))
     data, _ = build_gaddag(words, rules.alphabet, max_length=rules.longest_line)
     (tmp_path / "small.gaddag").write_bytes(data)
     (tmp_path / "small.json").write_text(json.dumps(rules.to_dict()))
+    command = [sys.executable, "-m", "gaddag_solver", "peg", "--rules", str(tmp_path / "small.json")]
+    return [*command, "--lexicon", str(tmp_path / "small.gaddag"), "--leaves", "none", "--board", "-"]
+
+
+def test_peg_command_prints_the_solver_s_figures(tmp_path: Path) -> None:
     game = preendgames(2, range(60))[1]
     expected = PreendgameSearch(Game.from_board(game.board, game.rack(), game.lexicon)).run()  # level scores
-    command = [sys.executable, "-m", "gaddag_solver", "peg", "--rules", str(tmp_path / "small.json")]
-    command += ["--lexicon", str(tmp_path / "small.gaddag"), "--leaves", "none", "--board", "-"]
+    command = small_peg_command(tmp_path)
     board_file = "\n".join(game.board.to_rows()) + "\n"
     run = subprocess.run(
         [*command, "--rack", str(game.rack()), "--format", "json"],

@@ -11,7 +11,7 @@ from ..board import PositionError, position_warnings
 from ..formats.cgp import parse_cgp
 from ..rack import Rack
 from ..rules import Rules
-from ._common import NO_TABLE
+from ._common import NO_TABLE, _at_least_one
 from ._positions import _board_position, _Lexicons
 
 
@@ -75,3 +75,14 @@ def position_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="the seed of the random draws (default 0)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--progress", action="store_true", help="show progress when stderr is not a terminal")
+
+
+def threads_argument(p: argparse.ArgumentParser, what: str) -> None:
+    """--threads N of a look-ahead command: ``what`` says what the threads share out."""
+    p.add_argument(
+        "--threads",
+        type=_at_least_one,
+        default=1,
+        metavar="N",
+        help=f"{what}, one per core say (default 1); every exact figure is the same for all N",
+    )

@@ -9,7 +9,6 @@ from typing import Any
 from ._common import (
     EXIT_FAILURE,
     EXIT_USAGE,
-    _at_least_one,
     _count,
     _dumps,
     _error,
@@ -17,7 +16,7 @@ from ._common import (
     _seconds,
     _status_line,
 )
-from ._lookahead import _lookahead_game, position_arguments
+from ._lookahead import _lookahead_game, position_arguments, threads_argument
 
 
 def cmd_endgame(args: argparse.Namespace) -> int:
@@ -138,11 +137,5 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--move", metavar='"8D WORD"', help="the exact value of this first move and the points it loses"
     )
-    p.add_argument(
-        "--threads",
-        type=_at_least_one,
-        default=1,
-        metavar="N",
-        help="threads searching together, one per core say (default 1); an exact value is the same for all N",
-    )
+    threads_argument(p, "threads searching together")
     p.set_defaults(run=cmd_endgame)

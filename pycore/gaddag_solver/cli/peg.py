@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ._common import EXIT_USAGE, _count, _dumps, _error, _print_columns, _seconds, _status_line
-from ._lookahead import _lookahead_game, position_arguments
+from ._lookahead import _lookahead_game, position_arguments, threads_argument
 
 
 def _percent(value: Any) -> str:
@@ -21,7 +21,7 @@ def cmd_peg(args: argparse.Namespace) -> int:
 
     try:
         game, _rules, table = _lookahead_game(args)
-        search = PreendgameSearch(game, leaves=table)
+        search = PreendgameSearch(game, leaves=table, threads=args.threads)
     except PreendgameError as exc:
         return _error(str(exc), EXIT_USAGE)
     show = args.progress or sys.stderr.isatty()
@@ -101,6 +101,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--top", type=_count, default=10, help="candidates shown (default 10; 0: all)")
     p.add_argument("--all", action="store_true", help="show ruled-out candidates too, with their bounds")
+    threads_argument(p, "threads valuing candidates together")
     p.add_argument(
         "--no-spread", action="store_true", help="skip the best move's expected final spread (exact endgames)"
     )

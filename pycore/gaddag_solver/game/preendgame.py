@@ -25,9 +25,9 @@ position, and the endgame table is kept from one endgame to the next.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from fractions import Fraction
 from math import comb
 from types import SimpleNamespace
@@ -35,8 +35,22 @@ from typing import TYPE_CHECKING
 
 from .. import _core_api as core
 from ..move import KIND_EXCHANGE, KIND_PASS, MOVE_RECORD, Move
-from .endgame import endgame_lexicon
-from .play import Game, GameError
+from .endgame import MAX_THREADS, endgame_lexicon
+from .play import Game
+from .preendgame_model import (
+    EXACT,
+    PENDING,
+    RULED_OUT,
+    PreendgameCandidate,
+    PreendgameError,
+    PreendgameResult,
+    World,
+    _add,
+    _Decision,
+    _Root,
+    _sub,
+    sub_multisets,
+)
 
 if TYPE_CHECKING:
     from ..formats.leaves import Leaves
@@ -52,11 +66,6 @@ PREENDGAME_TABLE_BYTES = 1 << 26  # 64 MiB: the endgames of a pre-endgame share 
 _ON_BOARD = 64
 _BLANK = 128
 _HALF = Fraction(1, 2)
-EXACT, RULED_OUT, PENDING = "exact", "ruled out", "pending"
-
-
-class PreendgameError(GameError):
-    """A position the pre-endgame solver cannot take (the bag empty or too full, the game over)."""
 
 
 class _OverBudget(Exception):
@@ -67,126 +76,20 @@ class _Interrupted(Exception):
     """The time limit passed or stop() was called: unwinds to the root, whose work so far stands."""
 
 
-def _add(a: bytes, b: bytes) -> bytes:
-    return bytes(x + y for x, y in zip(a, b, strict=True))
+class _Context:
+    """What one thread of the search works with: a move generator's workspace, the endgame search
+    (its table shared with the other threads'), the budget of the world it values, its counters."""
 
+    __slots__ = ("workspace", "leaf_state", "eg_state", "budget", "budget_left", "nodes", "endgames")
 
-def _sub(a: bytes, b: bytes) -> bytes:
-    return bytes(x - y for x, y in zip(a, b, strict=True))
-
-
-def sub_multisets(counts: bytes, size: int) -> Iterator[tuple[bytes, int]]:
-    """Every way to take ``size`` tiles from ``counts`` (as counts), with the number of ways
-    the tiles themselves can be picked (the product of C(counts[c], taken[c]))."""
-    codes = [c for c, n in enumerate(counts) if n]
-    taken = bytearray(len(counts))
-
-    def walk(i: int, left: int, ways: int) -> Iterator[tuple[bytes, int]]:
-        if left == 0:
-            yield bytes(taken), ways
-            return
-        if i == len(codes):
-            return
-        c = codes[i]
-        for n in range(min(left, counts[c]), -1, -1):
-            taken[c] = n
-            yield from walk(i + 1, left - n, ways * comb(counts[c], n))
-        taken[c] = 0
-
-    yield from walk(0, size, 1)
-
-
-@dataclass(frozen=True)
-class World:
-    """One split of the unseen tiles: the opponent's rack, the bag, and its weight."""
-
-    opponent: bytes
-    bag: bytes
-    weight: int
-
-
-@dataclass
-class _Decision:
-    record: bytes
-    values: dict[bytes, Fraction]  # the chosen move's outcome per world (the opponent's rack)
-
-
-@dataclass
-class _Root:
-    record: bytes
-    left: int  # the weight of the worlds not yet valued
-    values: dict[bytes, Fraction] = field(default_factory=dict)
-    total: Fraction = Fraction(0)  # the weighted outcome over the worlds valued: a lower bound
-    status: str = PENDING
-
-    def add(self, world: World, value: Fraction) -> None:
-        self.values[world.opponent] = value
-        self.total += world.weight * value
-        self.left -= world.weight
-
-
-@dataclass(frozen=True)
-class PreendgameCandidate:
-    """A move of the player to move: its probability of winning (a tie counts half), exact when
-    ``status`` is "exact", else between ``win_low`` and ``win_high`` (proven bounds; "ruled out":
-    ``win_high`` is no more than the best's), and its outcome in each world valued."""
-
-    move: Move
-    status: str
-    win_low: Fraction
-    win_high: Fraction
-    worlds: list[tuple[str, str, int, Fraction | None]]  # (bag, opponent's rack, weight, outcome)
-
-    @property
-    def win(self) -> Fraction | None:
-        return self.win_low if self.status == EXACT else None
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "move": str(self.move),
-            "status": self.status,
-            "win": None if self.win is None else float(self.win),
-            "win_low": float(self.win_low),
-            "win_high": float(self.win_high),
-            "worlds": [
-                {"bag": bag, "opponent": rack, "weight": w, "outcome": None if o is None else float(o)}
-                for bag, rack, w, o in self.worlds
-            ],
-        }
-
-
-@dataclass(frozen=True)
-class PreendgameResult:
-    """The candidates in equity order, the best so far, and how the search stands."""
-
-    candidates: list[PreendgameCandidate]
-    best_index: int | None
-    complete: bool  # every candidate exact or ruled out: the best is the best
-    bag: int
-    worlds: int
-    nodes: int  # endgame positions visited
-    endgames: int  # endgames searched
-    elapsed: float
-    reason: str  # "solved", "time", "stopped", "running"
-
-    @property
-    def best(self) -> PreendgameCandidate:
-        if self.best_index is None:
-            raise PreendgameError("no candidate has been valued in every world yet")
-        return self.candidates[self.best_index]
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "bag": self.bag,
-            "worlds": self.worlds,
-            "complete": self.complete,
-            "best": None if self.best_index is None else str(self.best.move),
-            "nodes": self.nodes,
-            "endgames": self.endgames,
-            "elapsed": round(self.elapsed, 3),
-            "reason": self.reason,
-            "candidates": [c.to_dict() for c in self.candidates],
-        }
+    def __init__(self) -> None:
+        self.workspace = core.Workspace()
+        self.leaf_state = core.GameState()
+        self.eg_state: core.EndgameState | None = None
+        self.budget = 0  # positions a world may take in the pass being made; 0: no limit
+        self.budget_left = 0
+        self.nodes = 0
+        self.endgames = 0
 
 
 class PreendgameSearch:
@@ -203,7 +106,10 @@ class PreendgameSearch:
         table_bytes: int = PREENDGAME_TABLE_BYTES,
         prune: bool = True,
         slice_nodes: int = SLICE_NODES,
+        threads: int = 1,
     ) -> None:
+        if not 1 <= threads <= MAX_THREADS:
+            raise PreendgameError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         if game.over:
             raise PreendgameError("the game is over")
         if game.bag_count == 0:
@@ -236,9 +142,11 @@ class PreendgameSearch:
         own = endgame_lexicon(game, _add(self._mine, self._unseen)) if prune else None
         self.lexicon = game.lexicon if own is None else own
         self._lex = self.lexicon._core
-        self._workspace = core.Workspace()
-        self._leaf_state = core.GameState()
-        self._eg_state: core.EndgameState | None = None
+        # one context a thread: the first is the calling thread's (docs/preendgame.md, "Threads")
+        self._contexts = [_Context() for _ in range(threads)]
+        self._local = threading.local()
+        self._local.context = self._contexts[0]
+        self._lock = threading.Lock()  # the root candidates' standing, shared by the threads
         self._table_bytes = table_bytes
         self._slice_nodes = slice_nodes
         self._moves: dict[tuple[bytes, bytes, int], list[bytes]] = {}
@@ -251,17 +159,35 @@ class PreendgameSearch:
         self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
         self._pass = 1  # passes 1.. use WORLD_BUDGETS, the last values the worlds left over
         self._floor: tuple[Fraction, int] | None = None  # the highest lower bound, and whose
-        self._next = 0  # the root candidate being valued
-        self._budget = 0  # positions a world may take in the first pass; 0: no limit
-        self._budget_left = 0
+        self._next = 0  # the next root candidate of this pass no thread has taken
+        self._retry: list[int] = []  # candidates taken in this pass but interrupted: taken again
         self._moves_shown: list[Move] | None = None
         self._worlds_shown: list[tuple[str, str]] = []
         self._best: int | None = None
         self._stop = False
         self._deadline: float | None = None
-        self.nodes = 0
-        self.endgames = 0
+        self._failure: BaseException | None = None  # a helper thread's error, raised by run()
+        self._halt = False  # the helper threads stop: the pass was cut short
+        self._helpers: list[threading.Thread] = []
+        self._helpers_wanted: tuple[int, float] | None = None  # (budget, started) to start them with
         self.elapsed = 0.0
+
+    @property
+    def threads(self) -> int:
+        return len(self._contexts)
+
+    @property
+    def nodes(self) -> int:
+        """Endgame positions visited, by every thread."""
+        return sum(c.nodes for c in self._contexts)
+
+    @property
+    def endgames(self) -> int:
+        """Endgames searched, by every thread."""
+        return sum(c.endgames for c in self._contexts)
+
+    def _context(self) -> _Context:
+        return self._local.context
 
     # ---- the model ---------------------------------------------------------------------------------
 
@@ -285,8 +211,9 @@ class PreendgameSearch:
                 leaves=self._leaves, bag=bag, opponent_rack_value=0, exchanges=True,
                 by_equity=self._leaves is not None,
             )  # fmt: skip
-            core.prepare(self._lex, self._rules, self._workspace, board)
-            _count, records = core.generate_equity(self._lex, self._rules, self._workspace, rack, valuation)
+            workspace = self._context().workspace
+            core.prepare(self._lex, self._rules, workspace, board)
+            _count, records = core.generate_equity(self._lex, self._rules, workspace, rack, valuation)
             size = MOVE_RECORD.size
             moves = [records[i : i + size] for i in range(0, len(records), size)]
             moves = [m for m in moves if m[13] != KIND_EXCHANGE]  # the kind byte
@@ -384,32 +311,24 @@ class PreendgameSearch:
         outcome = self._leaf.get(key)
         if outcome is not None:
             return outcome
-        state = self._leaf_state
-        try:
-            core.game_from_position(state, self._rules, board, (mine, theirs), (spread, 0), 0, 0)
-        except core.CoreError as error:
-            raise PreendgameError(f"an endgame of the pre-endgame cannot be set up: {error}") from None
-        state.game.scoreless = scoreless
-        if self._eg_state is None:
-            self._eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=self._table_bytes)
-        else:
-            core.endgame_restart(self._eg_state, state)
+        context = self._context()
+        eg_state = self._enter_endgame(context, board, mine, theirs, scoreless)
         tie = -spread  # the endgame's value that would tie the game
         while True:
             self._check_clock()
             limit = self._slice_nodes
-            if self._budget:
-                if self._budget_left <= 0:
+            if context.budget:
+                if context.budget_left <= 0:
                     raise _OverBudget
-                limit = min(limit, self._budget_left)
-            found = core.endgame_search(self._eg_state, ENDGAME_DEPTH, limit, window=(tie - 1, tie + 1))
-            self.nodes += found.nodes
-            self._budget_left -= found.nodes
+                limit = min(limit, context.budget_left)
+            found = core.endgame_search(eg_state, ENDGAME_DEPTH, limit, window=(tie - 1, tie + 1))
+            context.nodes += found.nodes
+            context.budget_left -= found.nodes
             if not found.stopped:
                 break
         if not found.complete:
             raise PreendgameError("an endgame did not reach the end of the game within 64 plies")
-        self.endgames += 1
+        context.endgames += 1
         if found.bound == core.lib.GD_BOUND_LOWER:
             outcome = Fraction(1)
         elif found.bound == core.lib.GD_BOUND_UPPER:
@@ -419,8 +338,27 @@ class PreendgameSearch:
         self._leaf[key] = outcome
         return outcome
 
+    def _enter_endgame(
+        self, context: _Context, board: bytes, mine: bytes, theirs: bytes, scoreless: int
+    ) -> core.EndgameState:
+        """``context``'s endgame search set to the position (the bag empty, ``mine`` to move)."""
+        state = context.leaf_state
+        try:
+            core.game_from_position(state, self._rules, board, (mine, theirs), (0, 0), 0, 0)
+        except core.CoreError as error:
+            raise PreendgameError(f"an endgame of the pre-endgame cannot be set up: {error}") from None
+        state.game.scoreless = scoreless
+        if context.eg_state is None:
+            size = self._table_bytes
+            context.eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=size)
+            if self._helpers_wanted is not None and context is self._contexts[0]:
+                self._start_helpers()  # now that there is a table to share
+        else:
+            core.endgame_restart(context.eg_state, state)
+        return context.eg_state
+
     def _check_clock(self) -> None:
-        if self._stop or (self._deadline is not None and time.perf_counter() >= self._deadline):
+        if self._stop or self._halt or (self._deadline is not None and time.perf_counter() >= self._deadline):
             raise _Interrupted
 
     # ---- the root ----------------------------------------------------------------------------------
@@ -435,6 +373,7 @@ class PreendgameSearch:
         root = self._root[index]
         if root.status != EXACT:
             return None
+        self._local.context = self._contexts[0]
         self._stop = False
         self._deadline = None if time_limit is None else time.perf_counter() + time_limit
         total, weight = Fraction(0), 0
@@ -476,17 +415,12 @@ class PreendgameSearch:
         found = self._exact.get(key)
         if found is not None:
             return found
-        state = self._leaf_state
-        core.game_from_position(state, self._rules, board, (mine, theirs), (0, 0), 0, 0)
-        state.game.scoreless = scoreless
-        if self._eg_state is None:
-            self._eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=self._table_bytes)
-        else:
-            core.endgame_restart(self._eg_state, state)
+        context = self._context()
+        eg_state = self._enter_endgame(context, board, mine, theirs, scoreless)
         while True:
             self._check_clock()
-            result = core.endgame_search(self._eg_state, ENDGAME_DEPTH, self._slice_nodes)
-            self.nodes += result.nodes
+            result = core.endgame_search(eg_state, ENDGAME_DEPTH, self._slice_nodes)
+            context.nodes += result.nodes
             if not result.stopped:
                 break
         self._exact[key] = result.value
@@ -509,30 +443,114 @@ class PreendgameSearch:
         pass's WORLD_BUDGETS endgame positions, the last the worlds left over. A candidate is
         ruled out as soon as its bounds allow (below another's lower bound, or no better than
         the best), so a costly endgame is searched only while the candidate might be the best."""
+        self._local.context = self._contexts[0]  # the calling thread is the first
         self._stop = False
         started = time.perf_counter()
         self._deadline = None if time_limit is None else started + time_limit
         reason = "solved"
-        reported = started
         try:
             while self._pass <= len(WORLD_BUDGETS) + 1:
                 budget = WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
-                while self._next < len(self._root):
-                    if self._root[self._next].status == PENDING:
-                        self._value_root(self._next, budget)
-                    self._next += 1
-                    if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
-                        progress(self._result("running", started))
-                        reported = time.perf_counter()
+                self._run_pass(budget, started, progress)
                 self._pass += 1
                 self._next = 0
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
 
+    # ---- threads -----------------------------------------------------------------------------------
+
+    def _run_pass(
+        self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
+    ) -> None:
+        """Value the candidates of a pass left to value, on every thread: each takes the first
+        candidate no thread has taken. The helpers start once the calling thread's endgame search
+        exists (their searches share its table), and the pass ends when every thread is done."""
+        self._halt = False
+        self._failure = None
+        self._helpers: list[threading.Thread] = []
+        self._helpers_wanted = (budget, started)
+        if self.threads > 1 and self._contexts[0].eg_state is not None:
+            self._start_helpers()
+        try:
+            self._take_candidates(budget, started, progress)
+            for helper in self._helpers:
+                while helper.is_alive():
+                    helper.join(PROGRESS_SECONDS)
+                    if progress is not None and helper.is_alive():
+                        progress(self._result("running", started))
+        except BaseException:
+            self._halt = True  # every helper stops within an endgame slice
+            raise
+        finally:
+            self._helpers_wanted = None
+            for helper in self._helpers:
+                helper.join()
+            failure, self._failure = self._failure, None
+            if failure is not None:
+                raise failure
+        if self._retry:  # a helper was cut short (time, stop) after this thread ran out of work
+            raise _Interrupted
+
+    def _start_helpers(self) -> None:
+        """Start the helper threads of the pass being made, each with its own endgame search
+        sharing the calling thread's table; called by the calling thread between its searches."""
+        budget, started = self._helpers_wanted
+        self._helpers_wanted = None
+        first = self._contexts[0].eg_state
+        for context in self._contexts[1:]:
+            if context.eg_state is None:
+                context.eg_state = core.endgame_share(first)
+        self._helpers = [
+            threading.Thread(target=self._help, args=(context, budget, started), daemon=True)
+            for context in self._contexts[1:]
+        ]
+        for helper in self._helpers:
+            helper.start()
+
+    def _help(self, context: _Context, budget: int, started: float) -> None:
+        self._local.context = context
+        try:
+            self._take_candidates(budget, started, None)
+        except _Interrupted:
+            pass
+        except BaseException as error:  # handed to run(), which raises it
+            with self._lock:
+                if self._failure is None:
+                    self._failure = error
+            self._halt = True
+
+    def _take_candidates(
+        self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
+    ) -> None:
+        """Value candidates of the pass one after another until none is left to take."""
+        reported = time.perf_counter()
+        while True:
+            with self._lock:
+                if self._retry:
+                    index = self._retry.pop(self._retry.index(min(self._retry)))
+                elif self._next < len(self._root):
+                    index = self._next
+                    self._next += 1
+                else:
+                    return
+            try:
+                if self._root[index].status == PENDING:
+                    self._value_root(index, budget)
+            except BaseException:
+                with self._lock:
+                    self._retry.append(index)  # taken again when the search goes on
+                raise
+            if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
+                progress(self._result("running", started))
+                reported = time.perf_counter()
+
+    # ---- the root candidates -----------------------------------------------------------------------
+
     def value_candidate(self, index: int, time_limit: float | None = None) -> PreendgameCandidate:
         """Value one candidate (its index in the equity order) in every world, even one ruled
         out, e.g. the move a player made; the best stands (a ruled-out move cannot beat it)."""
+        self._local.context = self._contexts[0]
         self._stop = False
         started = time.perf_counter()
         self._deadline = None if time_limit is None else started + time_limit
@@ -549,65 +567,69 @@ class PreendgameSearch:
                         self._scoreless,
                     )
                     self._record(index, world, self._move_value(*position, root.record))
-            root.status = EXACT
             if self._best is not None and self._pass <= len(WORLD_BUDGETS) + 1:  # it may be the best
-                best_total = self._root[self._best].total
-                if root.total > best_total or (root.total == best_total and index < self._best):
-                    self._best = index
+                self._settle_exact(index)
+            else:
+                root.status = EXACT
         except _Interrupted:
             pass
         return self._result("running", started, final=True).candidates[index]
 
     def _record(self, index: int, world: World, value: Fraction) -> None:
         """A root candidate's value in one world; the highest lower bound kept up to date."""
-        root = self._root[index]
-        root.add(world, value)
-        if self._floor is None or root.total > self._floor[0]:
-            self._floor = (root.total, index)
+        with self._lock:
+            root = self._root[index]
+            root.add(world, value)
+            if self._floor is None or root.total > self._floor[0]:
+                self._floor = (root.total, index)
 
     def _ruled_out(self, index: int) -> bool:
         """Whether a candidate cannot become the best: at most the best's outcome, and after it
-        in the order when equal (ties go to the first)."""
-        root = self._root[index]
-        high = root.total + root.left
-        if self._floor is not None and self._floor[1] != index and high < self._floor[0]:
-            return True  # another is sure to do better
-        if self._best is None or self._best == index:
-            return False
-        best_total = self._root[self._best].total
-        return high < best_total or (high == best_total and index > self._best)
+        in the order when equal (ties go to the first). Marks it ruled out when so."""
+        with self._lock:
+            root = self._root[index]
+            high = root.total + root.left
+            if self._floor is not None and self._floor[1] != index and high < self._floor[0]:
+                root.status = RULED_OUT  # another is sure to do better
+            elif self._best is not None and self._best != index:
+                best_total = self._root[self._best].total
+                if high < best_total or (high == best_total and index > self._best):
+                    root.status = RULED_OUT
+            return root.status == RULED_OUT
+
+    def _settle_exact(self, index: int) -> None:
+        """A candidate valued in every world: exact, and the best if it beats the best so far."""
+        with self._lock:
+            root = self._root[index]
+            root.status = EXACT
+            if self._best is None:
+                self._best = index
+                return
+            best_total = self._root[self._best].total
+            if root.total > best_total or (root.total == best_total and index < self._best):
+                self._best = index
 
     def _value_root(self, index: int, budget: int) -> None:
         """Value a root candidate in the worlds not yet valued (with ``budget``: those that
         take at most that many endgame positions each), then settle its status."""
         root = self._root[index]
+        context = self._context()
         for world in self._root_worlds:
             if self._ruled_out(index):
-                root.status = RULED_OUT
                 return
             if world.opponent in root.values:
                 continue
-            self._budget = self._budget_left = budget
+            context.budget = context.budget_left = budget
             try:
                 position = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
                 v = self._move_value(*position, root.record)
             except _OverBudget:
                 continue  # valued in a later pass, if the candidate is still in the running
             finally:
-                self._budget = 0
+                context.budget = 0
             self._record(index, world, v)
-        if self._ruled_out(index):
-            root.status = RULED_OUT
-            return
-        if root.left:
-            return
-        root.status = EXACT
-        if self._best is None:
-            self._best = index
-            return
-        best_total = self._root[self._best].total
-        if root.total > best_total or (root.total == best_total and index < self._best):
-            self._best = index
+        if not self._ruled_out(index) and not root.left:
+            self._settle_exact(index)
 
     def _result(self, reason: str, started: float, final: bool = False) -> PreendgameResult:
         now = time.perf_counter()
@@ -624,20 +646,22 @@ class PreendgameSearch:
             ]
             self._worlds_shown = [(self._tiles(w.bag), self._tiles(w.opponent)) for w in worlds]
         candidates = []
-        for root, move in zip(self._root, self._moves_shown, strict=True):
-            known, left = root.total, root.left
-            shown = [
-                (bag, rack, w.weight, root.values.get(w.opponent))
-                for (bag, rack), w in zip(self._worlds_shown, worlds, strict=True)
-            ]
-            candidates.append(
-                PreendgameCandidate(
-                    move, root.status, known / total_weight, (known + left) / total_weight, shown
+        with self._lock:  # a standing as of one moment, though helper threads may be valuing
+            for root, move in zip(self._root, self._moves_shown, strict=True):
+                known, left = root.total, root.left
+                shown = [
+                    (bag, rack, w.weight, root.values.get(w.opponent))
+                    for (bag, rack), w in zip(self._worlds_shown, worlds, strict=True)
+                ]
+                candidates.append(
+                    PreendgameCandidate(
+                        move, root.status, known / total_weight, (known + left) / total_weight, shown
+                    )
                 )
-            )
+            best = self._best
         complete = self._pass > len(WORLD_BUDGETS) + 1
         return PreendgameResult(
-            candidates, self._best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
+            candidates, best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
             "solved" if complete else reason,
         )  # fmt: skip
 
@@ -654,7 +678,8 @@ def solve_preendgame(
     time_limit: float | None = None,
     progress: Callable[[PreendgameResult], object] | None = None,
     prune: bool = True,
+    threads: int = 1,
 ) -> PreendgameResult:
     """The pre-endgame of ``game`` (1 to 6 tiles in the bag) for its player to move: every
     candidate's probability of winning, exact or bounded, and the best (see :class:`PreendgameSearch`)."""
-    return PreendgameSearch(game, leaves=leaves, prune=prune).run(time_limit, progress)
+    return PreendgameSearch(game, leaves=leaves, prune=prune, threads=threads).run(time_limit, progress)
