@@ -181,6 +181,16 @@ def codes(counts: bytes) -> list[int]:
     return [c for c in range(64) for _ in range(counts[c])]
 
 
+def seen_by_mover(game: Game) -> tuple[bytes, list[int], list[int], int]:
+    """The oracle's view of a position: the board, the mover's tiles, the unseen tiles (as codes)
+    and the mover's spread."""
+    mover = game.to_move
+    board = core.game_board(game._state, game.rules.rows * game.rules.cols)
+    mine = codes(core.game_rack(game._state, mover))
+    unseen = sorted(codes(bytes(core.game_unseen(game._state, mover))))
+    return board, mine, unseen, game.scores[mover] - game.scores[1 - mover]
+
+
 @pytest.mark.parametrize("bag", [1, 2])
 def test_every_candidate_wins_as_often_as_the_brute_force_model_says(bag: int) -> None:
     games = preendgames(bag, range(60))
@@ -190,11 +200,7 @@ def test_every_candidate_wins_as_often_as_the_brute_force_model_says(bag: int) -
         if checked == (6 if bag == 1 else 3):
             break
         oracle = Oracle(game)
-        mover = game.to_move
-        board = core.game_board(game._state, game.rules.rows * game.rules.cols)
-        mine = codes(core.game_rack(game._state, mover))
-        unseen = sorted(codes(bytes(core.game_unseen(game._state, mover))))
-        spread = game.scores[mover] - game.scores[1 - mover]
+        board, mine, unseen, spread = seen_by_mover(game)
         search = PreendgameSearch(game, prune=number % 2 == 0)
         if len(search._root) > 24:  # the oracle values every candidate in full: keep it quick
             continue
@@ -328,11 +334,7 @@ def test_the_expected_spread_follows_the_model_s_own_decisions() -> None:
             assert best is not None
             spread = search.expected_spread(best)
             oracle = Oracle(game)
-            mover = game.to_move
-            board = core.game_board(game._state, game.rules.rows * game.rules.cols)
-            mine = codes(core.game_rack(game._state, mover))
-            unseen = sorted(codes(bytes(core.game_unseen(game._state, mover))))
-            start = game.scores[mover] - game.scores[1 - mover]
+            board, mine, unseen, start = seen_by_mover(game)
             expected = oracle.expected_spread(board, mine, unseen, bag, start, game.scoreless_turns,
                                               search._root[best].record)  # fmt: skip
             assert spread == expected, (bag, float(spread), float(expected))

@@ -15,7 +15,7 @@ from gaddag_solver import Game
 from gaddag_solver import _core_api as core
 from gaddag_solver.game import preendgame as preendgame_module
 from gaddag_solver.game.preendgame import EXACT, PreendgameError, PreendgameSearch
-from test_preendgame import Oracle, codes, preendgames, small_peg_command
+from test_preendgame import Oracle, preendgames, seen_by_mover, small_peg_command
 
 
 def same_answer(alone, together) -> None:  # type: ignore[no-untyped-def]
@@ -55,11 +55,7 @@ def test_two_threads_match_the_brute_force_model() -> None:
             continue
         result = search.run()
         oracle = Oracle(game)
-        mover = game.to_move
-        board = core.game_board(game._state, game.rules.rows * game.rules.cols)
-        mine = codes(core.game_rack(game._state, mover))
-        unseen = sorted(codes(bytes(core.game_unseen(game._state, mover))))
-        spread = game.scores[mover] - game.scores[1 - mover]
+        board, mine, unseen, spread = seen_by_mover(game)
         truth = [
             oracle.expected(board, mine, unseen, 1, spread, game.scoreless_turns, root.record)
             for root in search._root
