@@ -49,6 +49,7 @@ def main() -> int:
     lexicon = Lexicon.load(resolve_lexicon(args.lexicon), rules)
     leaves = Leaves.load(args.lexicon, rules)
     solved: dict[int, Found] = {n: {} for n in args.threads}
+    methods: set[str] = set()
     seed = args.seed
     loads = [os.getloadavg()[0]]
     while len(solved[args.threads[0]]) < args.positions:
@@ -64,20 +65,22 @@ def main() -> int:
             result = search.run(time_limit=args.limit)
             seconds = time.perf_counter() - started
             loads.append(os.getloadavg()[0])
-            best = (
-                f"{result.best.move} {100 * float(result.best.win):.1f}%"
-                if result.best_index is not None
-                else "-"
-            )
-            answer = (result.best_index, result.best.win) if result.complete else None
+            best = "-"
+            if result.best_index is not None:
+                win = result.best.win if result.best.win is not None else result.best.estimate
+                best = (
+                    f"{result.best.move} {'' if result.best.win is not None else '~'}{100 * float(win):.1f}%"
+                )
+            methods.add(result.method)
+            answer = (result.best_index, result.best.win, result.best.estimate) if result.complete else None
             solved[threads][seed - 1] = (0, seconds, result.nodes, result.complete, answer)
-            status = "solved" if result.complete else "not solved"
+            status = result.reason if result.complete else "not done"
             print(f"  seed {seed - 1}: {threads} thread(s), {seconds:.2f} s, "
                   f"{len(result.candidates)} candidates, {result.endgames:,} endgames, "
                   f"{result.nodes:,} positions, best {best}, {status}",
                   file=sys.stderr, flush=True)  # fmt: skip
     for threads in args.threads:
-        print_table(args, threads, solved[threads], loads)
+        print_table(args, threads, solved[threads], loads, methods)
     if len(args.threads) > 1:
         print_speedups(args.threads, solved)
     return 0
@@ -86,14 +89,17 @@ def main() -> int:
 Found = dict[int, tuple[int, float, int, bool, object]]  # seed: (0, seconds, positions, complete, answer)
 
 
-def print_table(args: argparse.Namespace, threads: int, found: Found, loads: list[float]) -> None:
+def print_table(
+    args: argparse.Namespace, threads: int, found: Found, loads: list[float], methods: set[str]
+) -> None:
     ordered = sorted(s if complete else float("inf") for _c, s, _n, complete, _a in found.values())
     unsolved = sum(1 for s in ordered if s == float("inf"))
     low, high = median_interval(ordered)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    how = " and ".join(sorted("exact" if m == "exact" else "estimated (successive halving)" for m in methods))
     print(f"pre-endgames with {args.bag} in the bag from self-play ({args.lexicon}), {threads} thread(s), "
-          f"limit {args.limit:.0f} s; load average {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
-    print("| positions | median s | 95% CI of the median | 90th percentile s | worst s | unsolved in limit |")
+          f"limit {args.limit:.0f} s, {how}; load average {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
+    print("| positions | median s | 95% CI of the median | 90th percentile s | worst s | not done in limit |")
     print("| --- | --- | --- | --- | --- | --- |")
     worst = max(ordered)
     print(f"| {len(ordered)} | {statistics.median(ordered):.2f} | [{low:.2f}, {high:.2f}] | {p90:.2f} | "

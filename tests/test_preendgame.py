@@ -21,7 +21,14 @@ from pathlib import Path
 import pytest
 from gaddag_solver import Game, build_gaddag
 from gaddag_solver import _core_api as core
-from gaddag_solver.game.preendgame import EXACT, RULED_OUT, PreendgameError, PreendgameSearch, sub_multisets
+from gaddag_solver.game.preendgame import (
+    EXACT,
+    RULED_OUT,
+    PreendgameError,
+    PreendgameResult,
+    PreendgameSearch,
+    sub_multisets,
+)
 from gaddag_solver.move import MOVE_RECORD
 from small_words import WORDS as SMALL_WORDS
 from test_endgame import PASS_RECORD, minimax, small_lexicon, small_set_rules
@@ -249,18 +256,22 @@ def test_the_pre_endgame_refuses_an_empty_or_full_bag_and_a_finished_game() -> N
         PreendgameSearch(game)
 
 
+def run_in_slices(search: PreendgameSearch, seconds: float) -> tuple[PreendgameResult, int]:
+    """Run a search ``seconds`` at a time until it is done: its last result and how many runs."""
+    parts = 0
+    while True:
+        result = search.run(time_limit=seconds)
+        parts += 1
+        if result.complete:
+            return result, parts
+        assert result.reason == "time" and parts < 10_000
+
+
 def test_a_stopped_search_goes_on_where_it_stopped_to_the_same_answer() -> None:
     games = preendgames(2, range(60))
     game = games[0]
     whole = PreendgameSearch(game).run()
-    search = PreendgameSearch(game)
-    parts = 0
-    while True:
-        result = search.run(time_limit=0.02)
-        parts += 1
-        if result.complete:
-            break
-        assert result.reason == "time" and parts < 10_000
+    result, parts = run_in_slices(PreendgameSearch(game), 0.02)
     assert parts > 1
     assert [c.win_low for c in result.candidates] == [c.win_low for c in whole.candidates]
     assert result.best_index == whole.best_index

@@ -15,7 +15,7 @@ from gaddag_solver import Game
 from gaddag_solver import _core_api as core
 from gaddag_solver.game import preendgame as preendgame_module
 from gaddag_solver.game.preendgame import EXACT, PreendgameError, PreendgameSearch
-from test_preendgame import Oracle, preendgames, seen_by_mover, small_peg_command
+from test_preendgame import Oracle, preendgames, run_in_slices, seen_by_mover, small_peg_command
 
 
 def same_answer(alone, together) -> None:  # type: ignore[no-untyped-def]
@@ -77,12 +77,7 @@ def test_two_threads_over_several_passes_and_stopped_often(monkeypatch: pytest.M
     for game in preendgames(2, range(60))[:3]:
         alone = PreendgameSearch(game).run()
         monkeypatch.setattr(preendgame_module, "WORLD_BUDGETS", (1, 300))
-        search = PreendgameSearch(game, threads=2)
-        parts = 0
-        while not (result := search.run(time_limit=0.02)).complete:
-            assert result.reason == "time"
-            parts += 1
-            assert parts < 10_000
+        result, _parts = run_in_slices(PreendgameSearch(game, threads=2), 0.02)
         monkeypatch.undo()
         same_answer(alone, result)
 

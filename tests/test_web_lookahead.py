@@ -110,14 +110,20 @@ def test_endgame_with_tiles_in_the_bag_is_refused(page: Page) -> None:
     assert page.page.is_enabled("#endgame-start")
 
 
+def self_played_until(lexicon: Lexicon, table: Leaves, seed: int, bag: int) -> Game:
+    """A game of the static player with this seed, played until the bag holds ``bag`` tiles."""
+    game = Game.new(lexicon, seed=seed)
+    while game.bag_count > bag:
+        game.play(game.best_move("equity", table))
+    assert game.bag_count == bag
+    return game
+
+
 def test_pre_endgame_shows_each_move_s_chance_as_natively(page: Page, lexicon: Lexicon) -> None:
     from gaddag_solver.game.preendgame import PreendgameSearch
 
     table = Leaves.load(LEXICON, ENGLISH)
-    game = Game.new(lexicon, seed=15)
-    while game.bag_count > 1:
-        game.play(game.best_move("equity", table))
-    assert game.bag_count == 1
+    game = self_played_until(lexicon, table, 15, bag=1)
     rack = str(game.rack())
     position = Game.from_board(game.board, rack, lexicon)
     expected = PreendgameSearch(position, leaves=table).run()
@@ -138,4 +144,31 @@ def test_pre_endgame_shows_each_move_s_chance_as_natively(page: Page, lexicon: L
             assert row["wins_with"] == sorted({bag for bag, _r, _w, o in native.worlds if o == 1})
     assert page.page.locator("#lookahead-rows tr").count() == len(answer["candidates"])
     assert "(exact)" in page.page.text_content("#lookahead-status")
+    assert not page.errors, page.errors
+
+
+def test_pre_endgame_estimates_with_three_in_the_bag_as_natively(page: Page, lexicon: Lexicon) -> None:
+    """From 3 in the bag the page shows the successive-halving estimate, the native one's to the
+    last figure: the same seeded sample of racks, however the steps slice it."""
+    from gaddag_solver.game.preendgame import PreendgameSearch
+
+    table = Leaves.load(LEXICON, ENGLISH)
+    game = self_played_until(lexicon, table, 12, bag=3)
+    rack = str(game.rack())
+    expected = PreendgameSearch(Game.from_board(game.board, rack, lexicon), leaves=table).run()
+    assert expected.method == "halving" and expected.complete
+    show(page, game.board.to_rows(), rack)
+    page.page.click("#peg-start")
+    answer = wait_done(page, timeout=180_000)
+    assert answer["method"] == "halving" and answer["best"] == str(expected.best.move)
+    native = {str(c.move): c for c in expected.candidates if c.estimate is not None}
+    assert {row["move"] for row in answer["candidates"]} == set(native)
+    for row in answer["candidates"]:
+        assert row["estimate"] == float(native[row["move"]].estimate)
+        assert row["worlds_valued"] == native[row["move"]].worlds_valued
+    assert page.page.locator("#lookahead-rows tr").count() == len(answer["candidates"])
+    assert page.page.locator("#lookahead-rows tr.dropped").count() == len(native) - 1
+    assert page.page.locator("#lookahead-head th").first.inner_text() == "Move"
+    status = page.page.text_content("#lookahead-status")
+    assert f"best {expected.best.move} wins about" in status and "estimate by successive halving" in status
     assert not page.errors, page.errors

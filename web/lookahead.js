@@ -115,6 +115,11 @@ export class LookAheadPanel {
   }
 
   summary(answer) {
+    if (answer.worlds !== undefined && answer.method === "halving") {
+      const best = answer.candidates.find((c) => c.best);
+      const lead = best ? `best ${best.move} wins about ${percent(best.estimate)} (estimated from ${best.worlds_valued} of ${answer.worlds} racks the opponent may hold)` : "no move valued yet";
+      return `${lead}; ${answer.bag} in the bag: an estimate by successive halving, later moves by equity while the bag holds tiles`;
+    }
     if (answer.worlds !== undefined) {
       const best = answer.candidates.find((c) => c.best);
       const lead = best ? `best ${best.move} wins ${percent(best.win)}` : "no move valued in every case yet";
@@ -148,6 +153,20 @@ export class LookAheadPanel {
           td(c.iterations ? percent(c.opponent_bingo_rate) : "–", "num"),
           td(String(c.iterations), "num"),
           td(c.dropped ? "dropped" : i === 0 ? "best" : ""),
+        );
+        rows.push(tr);
+      });
+    } else if (kind === "preendgame" && answer.method === "halving") {
+      $("lookahead-head").replaceChildren(...["Move", "Win (estimate)", "Racks valued"].map((t) => th(t)), th("State", true));
+      answer.candidates.forEach((c, i) => {
+        const tr = document.createElement("tr");
+        tr.dataset.index = String(i);
+        tr.classList.toggle("dropped", c.status === "dropped");
+        tr.append(
+          moveCell(c.move, c.placed),
+          td(`~${percent(c.estimate)}`, "num"),
+          td(`${c.worlds_valued} of ${answer.worlds}`, "num"),
+          td(c.best ? "best" : c.status === "dropped" ? "dropped" : "valuing…"),
         );
         rows.push(tr);
       });

@@ -37,7 +37,10 @@ from .. import _core_api as core
 from ..move import KIND_EXCHANGE, KIND_PASS, MOVE_RECORD, Move
 from .endgame import MAX_THREADS, endgame_lexicon
 from .play import Game
+from .preendgame_halving import HALVING_FROM_BAG, SuccessiveHalving
 from .preendgame_model import (
+    DROPPED,
+    ESTIMATED,
     EXACT,
     PENDING,
     RULED_OUT,
@@ -56,6 +59,7 @@ if TYPE_CHECKING:
     from ..formats.leaves import Leaves
 
 MAX_BAG = 6
+METHODS = ("auto", "exact", "halving")  # auto: exact with 1 or 2 in the bag, halving from 3
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
 PROGRESS_SECONDS = 0.2
@@ -107,9 +111,13 @@ class PreendgameSearch:
         prune: bool = True,
         slice_nodes: int = SLICE_NODES,
         threads: int = 1,
+        method: str = "auto",
+        seed: int = 0,
     ) -> None:
         if not 1 <= threads <= MAX_THREADS:
             raise PreendgameError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        if method not in METHODS:
+            raise PreendgameError(f"the method is one of {', '.join(METHODS)}, not {method!r}")
         if game.over:
             raise PreendgameError("the game is over")
         if game.bag_count == 0:
@@ -155,8 +163,10 @@ class PreendgameSearch:
         self._leaf: dict[tuple[object, ...], Fraction] = {}
         self._exact: dict[tuple[object, ...], int] = {}  # endgames' exact values, for the spread
         self._root_worlds = self._split(self._unseen, self._bag)
-        weight = sum(w.weight for w in self._root_worlds)
+        self._total_weight = weight = sum(w.weight for w in self._root_worlds)
         self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
+        halving = method == "halving" or (method == "auto" and self._bag >= HALVING_FROM_BAG)
+        self._halving = SuccessiveHalving(self, seed) if halving else None
         self._pass = 1  # passes 1.. use WORLD_BUDGETS, the last values the worlds left over
         self._floor: tuple[Fraction, int] | None = None  # the highest lower bound, and whose
         self._next = 0  # the next root candidate of this pass no thread has taken
@@ -279,10 +289,20 @@ class PreendgameSearch:
         return best
 
     def _move_value(
-        self, board: bytes, mine: bytes, theirs: bytes, bag: bytes, spread: int, scoreless: int, record: bytes
+        self,
+        board: bytes,
+        mine: bytes,
+        theirs: bytes,
+        bag: bytes,
+        spread: int,
+        scoreless: int,
+        record: bytes,
+        by_equity: bool = False,
     ) -> Fraction:
         """The expected outcome of ``record`` for the player to move in one world (its rack
-        ``mine``, the opponent's ``theirs``, the bag ``bag``), over the tiles it draws."""
+        ``mine``, the opponent's ``theirs``, the bag ``bag``), over the tiles it draws. With
+        ``by_equity`` (the estimate of docs/preendgame.md, "3 to 6 in the bag") each later move
+        made while the bag holds tiles is its player's best by equity, not the model's decision."""
         after, kept, score, placed = self._place(board, mine, record)
         spread += score
         scoreless = scoreless + 1 if score == 0 else 0
@@ -296,11 +316,19 @@ class PreendgameSearch:
                 outcome = self._outcome(spread - self._rack_value(rack) + self._rack_value(theirs))
             elif not any(left):
                 outcome = 1 - self._endgame(after, theirs, rack, -spread, scoreless)
+            elif by_equity:
+                reply = self._candidates(after, theirs, in_bag - drawing)[0]
+                outcome = 1 - self._move_value(after, theirs, rack, left, -spread, scoreless, reply, True)
             else:
                 decision = self._decide(after, theirs, _add(rack, left), in_bag - drawing, -spread, scoreless)
                 outcome = 1 - decision.values[rack]
             value += Fraction(w, ways) * outcome
         return value
+
+    def _root_value(self, world: World, record: bytes, by_equity: bool = False) -> Fraction:
+        """The expected outcome of a root candidate in one world (:meth:`_move_value`)."""
+        here = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+        return self._move_value(*here, record, by_equity)
 
     # ---- the endgames ------------------------------------------------------------------------------
 
@@ -448,12 +476,33 @@ class PreendgameSearch:
         started = time.perf_counter()
         self._deadline = None if time_limit is None else started + time_limit
         reason = "solved"
+        if self._halving is not None:
+            return self._run_halving(started, progress)
         try:
             while self._pass <= len(WORLD_BUDGETS) + 1:
                 budget = WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
                 self._run_pass(budget, started, progress)
                 self._pass += 1
                 self._next = 0
+        except _Interrupted:
+            reason = "stopped" if self._stop else "time"
+        return self._result(reason, started, final=True)
+
+    def _run_halving(
+        self, started: float, progress: Callable[[PreendgameResult], object] | None
+    ) -> PreendgameResult:
+        """run() for the estimate (preendgame_halving.py), on the calling thread."""
+        assert self._halving is not None
+        reported = [started]
+
+        def on_world() -> None:
+            if progress is not None and time.perf_counter() - reported[0] >= PROGRESS_SECONDS:
+                progress(self._result("running", started))
+                reported[0] = time.perf_counter()
+
+        reason = "estimated"
+        try:
+            self._halving.step(on_world)
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
@@ -558,15 +607,7 @@ class PreendgameSearch:
         try:
             for world in self._root_worlds:
                 if world.opponent not in root.values:
-                    position = (
-                        self._board,
-                        self._mine,
-                        world.opponent,
-                        world.bag,
-                        self._spread,
-                        self._scoreless,
-                    )
-                    self._record(index, world, self._move_value(*position, root.record))
+                    self._record(index, world, self._root_value(world, root.record))
             if self._best is not None and self._pass <= len(WORLD_BUDGETS) + 1:  # it may be the best
                 self._settle_exact(index)
             else:
@@ -621,8 +662,7 @@ class PreendgameSearch:
                 continue
             context.budget = context.budget_left = budget
             try:
-                position = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
-                v = self._move_value(*position, root.record)
+                v = self._root_value(world, root.record)
             except _OverBudget:
                 continue  # valued in a later pass, if the candidate is still in the running
             finally:
@@ -653,12 +693,25 @@ class PreendgameSearch:
                     (bag, rack, w.weight, root.values.get(w.opponent))
                     for (bag, rack), w in zip(self._worlds_shown, worlds, strict=True)
                 ]
+                estimated = root.status in (ESTIMATED, DROPPED) and left < total_weight
                 candidates.append(
                     PreendgameCandidate(
-                        move, root.status, known / total_weight, (known + left) / total_weight, shown
-                    )
+                        move,
+                        root.status,
+                        known / total_weight,
+                        (known + left) / total_weight,
+                        shown,
+                        known / (total_weight - left) if estimated else None,
+                        len(root.values),
+                    )  # fmt: skip
                 )
             best = self._best
+        if self._halving is not None:
+            complete = self._halving.finished
+            return PreendgameResult(
+                candidates, best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
+                "estimated" if complete else reason, "halving",
+            )  # fmt: skip
         complete = self._pass > len(WORLD_BUDGETS) + 1
         return PreendgameResult(
             candidates, best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,

@@ -13,6 +13,8 @@ from ..move import Move
 from .play import GameError
 
 EXACT, RULED_OUT, PENDING = "exact", "ruled out", "pending"
+# the estimate with 3 to 6 in the bag (preendgame_halving.py): still in the running, or dropped
+ESTIMATED, DROPPED = "estimated", "dropped"
 
 
 class PreendgameError(GameError):
@@ -88,6 +90,10 @@ class PreendgameCandidate:
     win_low: Fraction
     win_high: Fraction
     worlds: list[tuple[str, str, int, Fraction | None]]  # (bag, opponent's rack, weight, outcome)
+    # "estimated" or "dropped" (3 to 6 in the bag): the outcome averaged over the worlds valued
+    # (by weight), and how many they are
+    estimate: Fraction | None = None
+    worlds_valued: int = 0
 
     @property
     def win(self) -> Fraction | None:
@@ -100,6 +106,8 @@ class PreendgameCandidate:
             "win": None if self.win is None else float(self.win),
             "win_low": float(self.win_low),
             "win_high": float(self.win_high),
+            "estimate": None if self.estimate is None else float(self.estimate),
+            "worlds_valued": self.worlds_valued,
             "worlds": [
                 {"bag": bag, "opponent": rack, "weight": w, "outcome": None if o is None else float(o)}
                 for bag, rack, w, o in self.worlds
@@ -113,13 +121,14 @@ class PreendgameResult:
 
     candidates: list[PreendgameCandidate]
     best_index: int | None
-    complete: bool  # every candidate exact or ruled out: the best is the best
+    complete: bool  # every candidate exact or ruled out (halving: its last round done)
     bag: int
     worlds: int
     nodes: int  # endgame positions visited
     endgames: int  # endgames searched
     elapsed: float
-    reason: str  # "solved", "time", "stopped", "running"
+    reason: str  # "solved", "estimated" (halving done), "time", "stopped", "running"
+    method: str = "exact"  # or "halving": estimates (docs/preendgame.md, "3 to 6 in the bag")
 
     @property
     def best(self) -> PreendgameCandidate:
@@ -130,6 +139,7 @@ class PreendgameResult:
     def to_dict(self) -> dict[str, object]:
         return {
             "bag": self.bag,
+            "method": self.method,
             "worlds": self.worlds,
             "complete": self.complete,
             "best": None if self.best_index is None else str(self.best.move),

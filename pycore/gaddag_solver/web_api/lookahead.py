@@ -201,7 +201,9 @@ def preendgame(request: dict[str, Any]) -> dict[str, Any]:
     ``leaves`` for the candidates' order), "step" (``session``, ``ms``) or "stop". A step answers
     the standing (docs/preendgame.md): the best so far, ``complete`` once every candidate is exact
     or ruled out, and up to PREENDGAME_ROWS candidates (exact first, by their probability of
-    winning) each with its status, ``win`` (exact) or bounds, and the bags it wins and loses with."""
+    winning) each with its status, ``win`` (exact) or bounds, and the bags it wins and loses with.
+    From 3 in the bag (``method`` "halving") the candidates are estimates: ``estimate`` over
+    ``worlds_valued`` of the racks, those still in the running first."""
 
     def start(request: dict[str, Any]) -> dict[str, Any]:
         game, _rules, table = _look_ahead_game(request)
@@ -213,24 +215,32 @@ def preendgame(request: dict[str, Any]) -> dict[str, Any]:
 
     def step(search: PreendgameSearch, seconds: float) -> dict[str, Any]:
         result = search.run(time_limit=seconds)
-        order = sorted(
-            range(len(result.candidates)),
-            key=lambda i: (result.candidates[i].status != "exact", -result.candidates[i].win_high, i),
-        )
+        candidates = result.candidates
+        if result.method == "halving":  # the estimates: those still in the running, then the longest kept
+            shown = [i for i, c in enumerate(candidates) if c.estimate is not None]
+            shown.sort(key=lambda i: (candidates[i].status != "estimated", -candidates[i].worlds_valued,
+                                      -(candidates[i].estimate or 0), i))  # fmt: skip
+        else:
+            shown = sorted(
+                (i for i, c in enumerate(candidates) if c.status != "ruled out"),
+                key=lambda i: (candidates[i].status != "exact", -candidates[i].win_high, i),
+            )
         rows = []
-        for i in [i for i in order if result.candidates[i].status != "ruled out"][:PREENDGAME_ROWS]:
-            c = result.candidates[i]
+        for i in shown[:PREENDGAME_ROWS]:
+            c = candidates[i]
             rows.append({
                 "move": str(c.move), "placed": _placed(c.move), "kind": c.move.kind, "status": c.status,
                 "best": i == result.best_index, "win": None if c.win is None else float(c.win),
                 "win_low": float(c.win_low), "win_high": float(c.win_high),
+                "estimate": None if c.estimate is None else float(c.estimate),
+                "worlds_valued": c.worlds_valued,
                 "wins_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 1}),
                 "loses_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 0}),
             })  # fmt: skip
-        ruled = sum(1 for c in result.candidates if c.status == "ruled out")
+        ruled = sum(1 for c in candidates if c.status == "ruled out")
         return {
             "candidates": rows, "complete": result.complete, "done": result.complete, "bag": result.bag,
-            "worlds": result.worlds, "count": len(result.candidates), "ruled_out": ruled,
+            "method": result.method, "worlds": result.worlds, "count": len(candidates), "ruled_out": ruled,
             "endgames": result.endgames, "nodes": result.nodes, "elapsed": result.elapsed,
             "best": None if result.best_index is None else str(result.best.move),
         }  # fmt: skip
