@@ -174,6 +174,7 @@ let rules = null; // current ruleset
 let lexicon = null; // current lexicon name (null: none built for these rules)
 let normalize = (text) => text.toUpperCase();
 let shown = null; // {list, key, request}: the moves on show
+let resolving = null; // the key of the request an option's solve is finding (optionChanged)
 let solveSeq = 0;
 let lastSolve = null;
 
@@ -197,7 +198,7 @@ const board = new BoardView($("board"), $("board-input"), {
 const playCheck = new PlayCheck($("engine-options"), $("play-check"), {
   request,
   position: () => ({ lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value }),
-  onChoice: () => positionChanged(),
+  onChoice: () => optionChanged(),
 });
 
 const results = new ResultsView($("results"), {
@@ -492,8 +493,15 @@ function positionChanged() {
   scheduleUnseen();
   boardCheck.schedule();
   playersPanel.update();
+  markStale();
+}
+
+/** Grey the list (and say so) when it is not the moves of the position as it is now, unless
+ * those are being found already (an option changed). */
+function markStale() {
   if (!shown) return;
-  const stale = keyOf(currentRequest()) !== shown.key;
+  const key = keyOf(currentRequest());
+  const stale = key !== shown.key && key !== resolving;
   if (stale !== results.stale) {
     results.setStale(stale);
     if (stale) board.preview(null);
@@ -507,6 +515,22 @@ function positionChanged() {
   } else {
     note.hidden = true;
   }
+}
+
+/** An option of the solve changed (the leave table, exchanges, the engine or its direction).
+ * With the moves of the position on show, they are found again at once (a solve takes
+ * milliseconds), the list staying as it is meanwhile; otherwise the list stays marked as
+ * the position left it. */
+function optionChanged() {
+  if (shown && !results.stale && lexiconReady) {
+    const key = keyOf(currentRequest());
+    resolving = key;
+    solve({ again: true }).finally(() => {
+      if (resolving === key) resolving = null;
+      markStale(); // a solve that failed leaves the list marked
+    });
+  }
+  positionChanged();
 }
 
 // ---- the unseen tiles ---------------------------------------------------------------------------
@@ -621,7 +645,9 @@ function waitedText(ms) {
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-async function solve() {
+/** Solve the position as it is; `again`: for a changed option (the page is not scrolled to the
+ * list on a phone, where the options are under it). */
+async function solve({ again = false } = {}) {
   hideError("rack");
   hideError("board");
   hideError("cgp");
@@ -705,7 +731,7 @@ async function solve() {
   lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq, waited_ms: waited, at };
   button.removeAttribute("aria-busy");
   unqueue();
-  showUnder($("results-panel"), $("board-wrap"));
+  if (!again) showUnder($("results-panel"), $("board-wrap"));
   $("results").dataset.solveSeq = String(seq);
   updateSummary();
   stopLoadingTimer();
@@ -999,7 +1025,7 @@ function wire() {
     state.leaves[rules.name] = event.target.value;
     saveState();
     preloadLeaves();
-    positionChanged();
+    optionChanged();
     replay.rerun();
   });
   const exchanges = $("exchanges");
@@ -1007,7 +1033,7 @@ function wire() {
   exchanges.addEventListener("change", () => {
     state.exchanges = exchanges.checked;
     saveState();
-    positionChanged();
+    optionChanged();
   });
   $("dir-toggle").addEventListener("click", () => {
     board.toggleDirection();
