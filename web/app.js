@@ -145,7 +145,6 @@ const state = Object.assign(
     exchanges: false,
     boards: {},
     rack: "",
-    sorts: {},
     filter: "",
     filters: { ...NO_FILTERS },
     solvedKey: null, // the position whose moves were on show: solved again after a reload
@@ -154,8 +153,28 @@ const state = Object.assign(
   },
   loadState(),
 );
+delete state.sorts; // kept here by earlier versions: each visit now starts best first
 // The sort of each kind of list: "equity" (moves valued by a leave table) and "score" (not).
 const DEFAULT_SORTS = { equity: { key: "equity", descending: true }, score: { key: "score", descending: true } };
+// The sort the player chose lasts the visit (this tab, through its reloads), not the next one: a
+// new visit starts best first, as a player expects, not with a direction left by the last one.
+const SORTS_KEY = "gaddag-solver/v1/sorts";
+const sorts = (() => {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SORTS_KEY) || "{}");
+    return saved && typeof saved === "object" ? saved : {};
+  } catch {
+    return {};
+  }
+})();
+
+function saveSorts() {
+  try {
+    sessionStorage.setItem(SORTS_KEY, JSON.stringify(sorts));
+  } catch {
+    /* private mode or full: the sort lasts the page */
+  }
+}
 
 function saveState() {
   try {
@@ -208,8 +227,8 @@ const results = new ResultsView($("results"), {
   },
   onPlay: (index) => play(index),
   onSort: (key, descending) => {
-    if (shown) state.sorts[shown.list.rankKey] = { key, descending };
-    saveState();
+    if (shown) sorts[shown.list.rankKey] = { key, descending };
+    saveSorts();
     updateSummary();
   },
   normalize: (text) => normalize(text),
@@ -633,7 +652,9 @@ function updateSummary() {
   const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
   const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms${waitedText(lastSolve.waited_ms)}` : "";
   const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
-  summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${table}${time}`;
+  const sort = SORTS[results.sortKey];
+  const order = sort.order[results.descending ? 0 : 1];
+  summary.textContent = `${what} · by ${sort.label.toLowerCase()}, ${order}${table}${time}`;
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
 }
@@ -705,7 +726,7 @@ async function solve({ again = false } = {}) {
   shown = { list, key: keyOf(req), request: req };
   state.solvedKey = shown.key;
   saveState();
-  let sort = state.sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
+  let sort = sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
   if (!SORTS[sort.key] || (sort.key === "equity" && !list.byEquity)) sort = DEFAULT_SORTS.score;
   results.show(list, { key: sort.key, descending: Boolean(sort.descending) });
   if (seq === solveSeq && keyOf(currentRequest()) === shown.key) showUnseen(result.unseen);
