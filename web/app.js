@@ -653,8 +653,13 @@ function updateSummary() {
   const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms${waitedText(lastSolve.waited_ms)}` : "";
   const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
   const sort = SORTS[results.sortKey];
-  const order = sort.order[results.descending ? 0 : 1];
-  summary.textContent = `${what} · by ${sort.label.toLowerCase()}, ${order}${table}${time}`;
+  // the order in words too ("highest first"), beside the column's small arrow (not on a phone,
+  // where the summary has one line)
+  const order = Object.assign(document.createElement("span"), {
+    className: "summary-order",
+    textContent: `, ${sort.order[results.descending ? 0 : 1]}`,
+  });
+  summary.replaceChildren(`${what} · by ${sort.label.toLowerCase()}`, order, `${table}${time}`);
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
 }
