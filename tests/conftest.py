@@ -130,6 +130,7 @@ LONGEST_FIRST = [
     "tests/test_review.py",
     "tests/test_review_end.py",
     "tests/test_web_own.py",
+    "tests/test_web_layout.py",
     "tests/test_web_lookahead.py",
     "tests/test_movegen.py::test_random_games",
     "tests/test_fuzz.py",

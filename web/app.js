@@ -145,7 +145,6 @@ const state = Object.assign(
     exchanges: false,
     boards: {},
     rack: "",
-    sorts: {},
     filter: "",
     filters: { ...NO_FILTERS },
     solvedKey: null, // the position whose moves were on show: solved again after a reload
@@ -154,8 +153,28 @@ const state = Object.assign(
   },
   loadState(),
 );
+delete state.sorts; // kept here by earlier versions: each visit now starts best first
 // The sort of each kind of list: "equity" (moves valued by a leave table) and "score" (not).
 const DEFAULT_SORTS = { equity: { key: "equity", descending: true }, score: { key: "score", descending: true } };
+// The sort the player chose lasts the visit (this tab, through its reloads), not the next one: a
+// new visit starts best first, as a player expects, not with a direction left by the last one.
+const SORTS_KEY = "gaddag-solver/v1/sorts";
+const sorts = (() => {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SORTS_KEY) || "{}");
+    return saved && typeof saved === "object" ? saved : {};
+  } catch {
+    return {};
+  }
+})();
+
+function saveSorts() {
+  try {
+    sessionStorage.setItem(SORTS_KEY, JSON.stringify(sorts));
+  } catch {
+    /* private mode or full: the sort lasts the page */
+  }
+}
 
 function saveState() {
   try {
@@ -174,6 +193,7 @@ let rules = null; // current ruleset
 let lexicon = null; // current lexicon name (null: none built for these rules)
 let normalize = (text) => text.toUpperCase();
 let shown = null; // {list, key, request}: the moves on show
+let resolving = null; // the key of the request an option's solve is finding (optionChanged)
 let solveSeq = 0;
 let lastSolve = null;
 
@@ -197,7 +217,7 @@ const board = new BoardView($("board"), $("board-input"), {
 const playCheck = new PlayCheck($("engine-options"), $("play-check"), {
   request,
   position: () => ({ lexicon, rules: rules.name, board: board.rowsText(), rack: $("rack").value }),
-  onChoice: () => positionChanged(),
+  onChoice: () => optionChanged(),
 });
 
 const results = new ResultsView($("results"), {
@@ -207,8 +227,8 @@ const results = new ResultsView($("results"), {
   },
   onPlay: (index) => play(index),
   onSort: (key, descending) => {
-    if (shown) state.sorts[shown.list.rankKey] = { key, descending };
-    saveState();
+    if (shown) sorts[shown.list.rankKey] = { key, descending };
+    saveSorts();
     updateSummary();
   },
   normalize: (text) => normalize(text),
@@ -492,8 +512,15 @@ function positionChanged() {
   scheduleUnseen();
   boardCheck.schedule();
   playersPanel.update();
+  markStale();
+}
+
+/** Grey the list (and say so) when it is not the moves of the position as it is now, unless
+ * those are being found already (an option changed). */
+function markStale() {
   if (!shown) return;
-  const stale = keyOf(currentRequest()) !== shown.key;
+  const key = keyOf(currentRequest());
+  const stale = key !== shown.key && key !== resolving;
   if (stale !== results.stale) {
     results.setStale(stale);
     if (stale) board.preview(null);
@@ -507,6 +534,22 @@ function positionChanged() {
   } else {
     note.hidden = true;
   }
+}
+
+/** An option of the solve changed (the leave table, exchanges, the engine or its direction).
+ * With the moves of the position on show, they are found again at once (a solve takes
+ * milliseconds), the list staying as it is meanwhile; otherwise the list stays marked as
+ * the position left it. */
+function optionChanged() {
+  if (shown && !results.stale && lexiconReady) {
+    const key = keyOf(currentRequest());
+    resolving = key;
+    solve({ again: true }).finally(() => {
+      if (resolving === key) resolving = null;
+      markStale(); // a solve that failed leaves the list marked
+    });
+  }
+  positionChanged();
 }
 
 // ---- the unseen tiles ---------------------------------------------------------------------------
@@ -609,7 +652,14 @@ function updateSummary() {
   const what = showing === count ? `${count.toLocaleString("en")} moves` : `${showing.toLocaleString("en")} of ${count.toLocaleString("en")} moves`;
   const time = lastSolve ? ` · ${Math.round(lastSolve.ms)} ms${waitedText(lastSolve.waited_ms)}` : "";
   const table = shown.list.byEquity ? ` · leaves ${shown.request.leaves}` : "";
-  summary.textContent = `${what} · by ${SORTS[results.sortKey].label.toLowerCase()}${table}${time}`;
+  const sort = SORTS[results.sortKey];
+  // the order in words too ("highest first"), beside the column's small arrow (not on a phone,
+  // where the summary has one line)
+  const order = Object.assign(document.createElement("span"), {
+    className: "summary-order",
+    textContent: `, ${sort.order[results.descending ? 0 : 1]}`,
+  });
+  summary.replaceChildren(`${what} · by ${sort.label.toLowerCase()}`, order, `${table}${time}`);
   $("results-empty").hidden = count > 0;
   if (count === 0) $("results-empty").textContent = "No moves: this rack has no play on this board.";
 }
@@ -621,7 +671,9 @@ function waitedText(ms) {
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-async function solve() {
+/** Solve the position as it is; `again`: for a changed option (the page is not scrolled to the
+ * list on a phone, where the options are under it). */
+async function solve({ again = false } = {}) {
   hideError("rack");
   hideError("board");
   hideError("cgp");
@@ -679,7 +731,7 @@ async function solve() {
   shown = { list, key: keyOf(req), request: req };
   state.solvedKey = shown.key;
   saveState();
-  let sort = state.sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
+  let sort = sorts[list.rankKey] || DEFAULT_SORTS[list.rankKey];
   if (!SORTS[sort.key] || (sort.key === "equity" && !list.byEquity)) sort = DEFAULT_SORTS.score;
   results.show(list, { key: sort.key, descending: Boolean(sort.descending) });
   if (seq === solveSeq && keyOf(currentRequest()) === shown.key) showUnseen(result.unseen);
@@ -705,7 +757,7 @@ async function solve() {
   lastSolve = { ms, count: result.count, worker_ms: result.worker_ms, python_ms: result.ms, seq, waited_ms: waited, at };
   button.removeAttribute("aria-busy");
   unqueue();
-  showUnder($("results-panel"), $("board-wrap"));
+  if (!again) showUnder($("results-panel"), $("board-wrap"));
   $("results").dataset.solveSeq = String(seq);
   updateSummary();
   stopLoadingTimer();
@@ -999,7 +1051,7 @@ function wire() {
     state.leaves[rules.name] = event.target.value;
     saveState();
     preloadLeaves();
-    positionChanged();
+    optionChanged();
     replay.rerun();
   });
   const exchanges = $("exchanges");
@@ -1007,7 +1059,7 @@ function wire() {
   exchanges.addEventListener("change", () => {
     state.exchanges = exchanges.checked;
     saveState();
-    positionChanged();
+    optionChanged();
   });
   $("dir-toggle").addEventListener("click", () => {
     board.toggleDirection();

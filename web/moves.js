@@ -39,13 +39,13 @@ export function written(tile) {
 }
 
 /** The sort keys the page offers, with the direction each starts in ("equity" only for moves
- * valued with a leave table). */
+ * valued with a leave table) and how each direction reads (descending, ascending). */
 export const SORTS = {
-  equity: { label: "Equity", descending: true },
-  score: { label: "Score", descending: true },
-  word: { label: "Word", descending: false },
-  length: { label: "Length", descending: true },
-  position: { label: "Position", descending: false },
+  equity: { label: "Equity", descending: true, order: ["highest first", "lowest first"] },
+  score: { label: "Score", descending: true, order: ["highest first", "lowest first"] },
+  word: { label: "Word", descending: false, order: ["Z to A", "A to Z"] },
+  length: { label: "Length", descending: true, order: ["longest first", "shortest first"] },
+  position: { label: "Position", descending: false, order: ["from the foot", "from the top"] },
 };
 
 /**
@@ -241,20 +241,23 @@ export class MoveList {
     return 0;
   }
 
-  /** The radix keys of a sort key (see order). */
+  /** The radix keys of a sort key (see order). By word, length or position, which only plays
+   * have, the exchanges and the pass follow the plays (either way round). */
   keysOf(key, descending) {
-    // letters in alphabet order, blank or not; a word before its extensions; no word first
-    if (key === "word") return this.codeKeys(LETTER_MASK, true, descending);
+    const plays = () => fieldKeys(this.count, [{ values: Uint8Array.from(this.kind, (kind) => (kind === PLAY ? 0 : 1)) }]);
+    // letters in alphabet order, blank or not; a word before its extensions
+    if (key === "word") return [...plays(), ...this.codeKeys(LETTER_MASK, true, descending)];
     let values;
     if (key === "score") values = [this.score];
     else if (key === "equity") values = [this.equity];
     else if (key === "length") values = [Uint8Array.from(this.len, (n, i) => (this.kind[i] === PLAY ? n : 0))];
     else if (key === "position") values = [this.row, this.col, this.dir];
     else throw new Error(`unknown sort key ${key}`);
-    return fieldKeys(
+    const keys = fieldKeys(
       this.count,
       values.map((v) => ({ values: v, descending })),
     );
+    return key === "score" || key === "equity" ? keys : [...plays(), ...keys];
   }
 
   /** Radix keys of the words' codes (each code & mask), one key per square, 0 past the end
