@@ -42,7 +42,6 @@ from .preendgame_model import (
     DROPPED,
     ESTIMATED,
     EXACT,
-    PENDING,
     RULED_OUT,
     PreendgameCandidate,
     PreendgameError,
@@ -50,10 +49,13 @@ from .preendgame_model import (
     World,
     _add,
     _Decision,
+    _Interrupted,
+    _OverBudget,
     _Root,
     _sub,
     sub_multisets,
 )
+from .preendgame_threads import PROGRESS_SECONDS, ThreadedRoot, _Context
 
 if TYPE_CHECKING:
     from ..formats.leaves import Leaves
@@ -62,7 +64,6 @@ MAX_BAG = 6
 METHODS = ("auto", "exact", "halving")  # auto: exact with 1 or 2 in the bag, halving from 3
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
-PROGRESS_SECONDS = 0.2
 # Endgame positions a world may take in each pass but the last (which has no limit): the cheap
 # worlds of every candidate first, so costly endgames wait until a candidate might be the best.
 WORLD_BUDGETS = (50_000, 400_000, 3_200_000)
@@ -72,31 +73,7 @@ _BLANK = 128
 _HALF = Fraction(1, 2)
 
 
-class _OverBudget(Exception):
-    """A world's value needs more endgame positions than the first pass allows."""
-
-
-class _Interrupted(Exception):
-    """The time limit passed or stop() was called: unwinds to the root, whose work so far stands."""
-
-
-class _Context:
-    """What one thread of the search works with: a move generator's workspace, the endgame search
-    (its table shared with the other threads'), the budget of the world it values, its counters."""
-
-    __slots__ = ("workspace", "leaf_state", "eg_state", "budget", "budget_left", "nodes", "endgames")
-
-    def __init__(self) -> None:
-        self.workspace = core.Workspace()
-        self.leaf_state = core.GameState()
-        self.eg_state: core.EndgameState | None = None
-        self.budget = 0  # positions a world may take in the pass being made; 0: no limit
-        self.budget_left = 0
-        self.nodes = 0
-        self.endgames = 0
-
-
-class PreendgameSearch:
+class PreendgameSearch(ThreadedRoot):
     """The pre-endgame of ``game``'s position for its player to move (1 to 6 tiles in the bag).
     The opponent's rack in ``game`` is ignored: only the unseen tiles count. ``leaves`` gives
     the equity order of the candidates (ties between equal probabilities go to the first);
@@ -171,6 +148,9 @@ class PreendgameSearch:
         self._floor: tuple[Fraction, int] | None = None  # the highest lower bound, and whose
         self._next = 0  # the next root candidate of this pass no thread has taken
         self._retry: list[int] = []  # candidates taken in this pass but interrupted: taken again
+        self._active: list[int] = []  # candidates a thread is valuing now (another may help)
+        self._valuing: set[tuple[int, bytes]] = set()  # (candidate, world) a thread is valuing now
+        self._skipped: set[tuple[int, bytes]] = set()  # ... found over this pass's budget
         self._moves_shown: list[Move] | None = None
         self._worlds_shown: list[tuple[str, str]] = []
         self._best: int | None = None
@@ -484,6 +464,7 @@ class PreendgameSearch:
                 self._run_pass(budget, started, progress)
                 self._pass += 1
                 self._next = 0
+                self._skipped.clear()
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
@@ -506,93 +487,6 @@ class PreendgameSearch:
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
-
-    # ---- threads -----------------------------------------------------------------------------------
-
-    def _run_pass(
-        self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
-    ) -> None:
-        """Value the candidates of a pass left to value, on every thread: each takes the first
-        candidate no thread has taken. The helpers start once the calling thread's endgame search
-        exists (their searches share its table), and the pass ends when every thread is done."""
-        self._halt = False
-        self._failure = None
-        self._helpers: list[threading.Thread] = []
-        self._helpers_wanted = (budget, started)
-        if self.threads > 1 and self._contexts[0].eg_state is not None:
-            self._start_helpers()
-        try:
-            self._take_candidates(budget, started, progress)
-            for helper in self._helpers:
-                while helper.is_alive():
-                    helper.join(PROGRESS_SECONDS)
-                    if progress is not None and helper.is_alive():
-                        progress(self._result("running", started))
-        except BaseException:
-            self._halt = True  # every helper stops within an endgame slice
-            raise
-        finally:
-            self._helpers_wanted = None
-            for helper in self._helpers:
-                helper.join()
-            failure, self._failure = self._failure, None
-            if failure is not None:
-                raise failure
-        if self._retry:  # a helper was cut short (time, stop) after this thread ran out of work
-            raise _Interrupted
-
-    def _start_helpers(self) -> None:
-        """Start the helper threads of the pass being made, each with its own endgame search
-        sharing the calling thread's table; called by the calling thread between its searches."""
-        budget, started = self._helpers_wanted
-        self._helpers_wanted = None
-        first = self._contexts[0].eg_state
-        for context in self._contexts[1:]:
-            if context.eg_state is None:
-                context.eg_state = core.endgame_share(first)
-        self._helpers = [
-            threading.Thread(target=self._help, args=(context, budget, started), daemon=True)
-            for context in self._contexts[1:]
-        ]
-        for helper in self._helpers:
-            helper.start()
-
-    def _help(self, context: _Context, budget: int, started: float) -> None:
-        self._local.context = context
-        try:
-            self._take_candidates(budget, started, None)
-        except _Interrupted:
-            pass
-        except BaseException as error:  # handed to run(), which raises it
-            with self._lock:
-                if self._failure is None:
-                    self._failure = error
-            self._halt = True
-
-    def _take_candidates(
-        self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
-    ) -> None:
-        """Value candidates of the pass one after another until none is left to take."""
-        reported = time.perf_counter()
-        while True:
-            with self._lock:
-                if self._retry:
-                    index = self._retry.pop(self._retry.index(min(self._retry)))
-                elif self._next < len(self._root):
-                    index = self._next
-                    self._next += 1
-                else:
-                    return
-            try:
-                if self._root[index].status == PENDING:
-                    self._value_root(index, budget)
-            except BaseException:
-                with self._lock:
-                    self._retry.append(index)  # taken again when the search goes on
-                raise
-            if progress is not None and time.perf_counter() - reported >= PROGRESS_SECONDS:
-                progress(self._result("running", started))
-                reported = time.perf_counter()
 
     # ---- the root candidates -----------------------------------------------------------------------
 
@@ -655,18 +549,23 @@ class PreendgameSearch:
         take at most that many endgame positions each), then settle its status."""
         root = self._root[index]
         context = self._context()
-        for world in self._root_worlds:
-            if self._ruled_out(index):
-                return
-            if world.opponent in root.values:
-                continue
+        while not self._ruled_out(index):
+            with self._lock:
+                world = self._take_world(index)
+            if world is None:
+                break
+            taken = (index, world.opponent)
             context.budget = context.budget_left = budget
             try:
                 v = self._root_value(world, root.record)
             except _OverBudget:
-                continue  # valued in a later pass, if the candidate is still in the running
+                with self._lock:
+                    self._skipped.add(taken)  # valued in a later pass, if still in the running
+                continue
             finally:
                 context.budget = 0
+                with self._lock:
+                    self._valuing.discard(taken)
             self._record(index, world, v)
         if not self._ruled_out(index) and not root.left:
             self._settle_exact(index)

@@ -17,6 +17,14 @@ EXACT, RULED_OUT, PENDING = "exact", "ruled out", "pending"
 ESTIMATED, DROPPED = "estimated", "dropped"
 
 
+class _OverBudget(Exception):
+    """A world's value needs more endgame positions than the first pass allows."""
+
+
+class _Interrupted(Exception):
+    """The time limit passed or stop() was called: unwinds to the root, whose work so far stands."""
+
+
 class PreendgameError(GameError):
     """A position the pre-endgame solver cannot take (the bag empty or too full, the game over)."""
 
