@@ -403,3 +403,34 @@ def test_a_game_of_our_autoplay_is_reviewed_with_its_lexicon(
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_close_brings_back_the_board_as_it_was(browser: object, server: str) -> None:
+    """Opening games replaces the board with their turns; Close puts back the player's own
+    position, board and rack, even after a second game was opened over the first (issue 26,
+    item 7), and it stays after a reload."""
+    page = fresh_page(browser, server)
+    try:
+        rows = ["." * 15] * 7 + ["....CAT........"] + ["." * 15] * 7
+        open_position(page, rows, "AERST?X", lexicon={"english": LEXICON})
+        page.page.click("#replay-box summary")
+        assert page.board_rows() == rows
+        page.page.set_input_files("#gcg-file", str(GAMES / "club_night.gcg"))
+        wait_review(page)
+        page.page.click("#replay-last")
+        assert page.board_rows() != rows
+        page.page.fill("#gcg-text", (GAMES / "quackle_boys_2006.gcg").read_text())
+        page.page.click("#gcg-review")
+        page.page.wait_for_function("() => window.gaddag.replay() && window.gaddag.replay().turns.length > 0")
+        wait_review(page)
+        page.page.click("#replay-next")
+        assert page.board_rows() != rows
+        page.page.click("#replay-close")
+        assert page.page.locator("#replay").is_hidden()
+        assert page.board_rows() == rows and page.page.input_value("#rack") == "AERST?X"
+        page.page.reload()
+        page.page.wait_for_selector("body[data-board-ready]")
+        assert page.board_rows() == rows and page.page.input_value("#rack") == "AERST?X"
+        assert not page.errors, page.errors
+    finally:
+        page.close()

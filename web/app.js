@@ -436,7 +436,9 @@ function loadLexicon() {
     .then(({ result }) => {
       if (lexicon !== name || rules.name !== ruleset) return;
       lexiconReady = name;
-      keepOffline(`lexicons/${name}.gaddag`);
+      // a lexicon of the site is kept for offline use; the player's own lives in the browser
+      // already, and its name is never sent to the site
+      if (!lexicons.find((entry) => entry.name === name)?.own) keepOffline(`lexicons/${name}.gaddag`);
       stopLoadingTimer();
       const first = timings.ready === null;
       if (first) timings.ready = performance.now();
@@ -852,7 +854,8 @@ function resetGame() {
   saveState();
 }
 
-/** A turn of a recorded game on the board (the move shown as a preview) and its rack. */
+/** A turn of a recorded game on the board (the move shown as a preview) and its rack; with no
+ * tiles, also the position before the review, put back by Close. */
 function showReplayed(rows, rack, tiles) {
   board.setRows(rows);
   board.preview(tiles);
@@ -870,6 +873,7 @@ const replay = new ReplayPanel({
   request,
   context: () => ({ rules, lexicon, leaves: chosenLeaves() }),
   showPosition: showReplayed,
+  position: () => ({ rows: board.rowsText(), rack: $("rack").value }),
   playedGame: () => ({ events: playedEvents(), players: playersPanel.names() }),
   onLoaded: () => resetGame(),
   canUseLexicon: (name) => lexiconsFor(rules).some((entry) => entry.name === name),

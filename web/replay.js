@@ -18,6 +18,7 @@ export class ReplayPanel {
   /**
    * @param {object} hooks request(type, payload) → Promise; context() → {rules, lexicon, leaves};
    *   showPosition(boardRows, rack, tiles): draw a turn on the page's board (tiles: previewed);
+   *   position() → {rows, rack}: the board and rack on show, put back by Close (showPosition);
    *   playedGame() → {events, players} (the plays made on the page, the two names); onLoaded(): a game was opened;
    *   canUseLexicon(name), useLexicon(name): switch to the lexicon a file names (then rerun());
    *   findLexicon(name) → the name of a lexicon of the page spelled as `name` is (any case), or null.
@@ -32,6 +33,7 @@ export class ReplayPanel {
     this.ms = 0; // how long the last review took, asked to answered
     this.downloadUrl = null;
     this.switchedFrom = null; // the lexicon on the page before a file's #lexicon switched it
+    this.before = null; // {rows, rack}: the page's position before the first game was opened
     this.wire();
   }
 
@@ -150,6 +152,7 @@ export class ReplayPanel {
     this.ms = performance.now() - started;
     this.step = keepStep ? Math.min(this.step, this.last) : 0;
     this.showing = "made";
+    this.keepPosition(); // before the game's first turn replaces the board
     box.hidden = false;
     document.body.classList.add("replaying");
     this.renderGame();
@@ -170,7 +173,13 @@ export class ReplayPanel {
     return this.hooks.findLexicon?.(review.declared_lexicon) || review.suggested_lexicon || null;
   }
 
-  /** Put the game away (the board keeps the position on show). */
+  /** Remember the page's own position before a game first replaces it (not again while one is
+   * open: opening another game keeps what Close will bring back). */
+  keepPosition() {
+    if (this.before === null && this.hooks.position) this.before = this.hooks.position();
+  }
+
+  /** Put the game away and bring back the board and rack as they were before it was opened. */
   close() {
     this.seq++;
     this.switchedFrom = null;
@@ -178,6 +187,11 @@ export class ReplayPanel {
     this.source = null;
     $("replay").hidden = true;
     document.body.classList.remove("replaying");
+    if (this.before !== null) {
+      const { rows, rack } = this.before;
+      this.before = null;
+      this.hooks.showPosition(rows, rack, null);
+    }
   }
 
   // ---- stepping ---------------------------------------------------------------------------------
