@@ -131,9 +131,11 @@ def test_a_reviewed_turn_and_a_simulation_show_beside_the_board(
         assert turn["left"] >= board["right"], (turn, board)
         assert_preview_in_sight(page, 3)
         page.page.click("#replay-close")
+        assert page.board_rows() == EMPTY  # Close brings back the position before the game
 
-        # a simulation of the position now on the board (the game's first turn): its table beside
-        # the board, a candidate clicked shows on it
+        # a simulation of an opening rack: its table beside the board, a candidate clicked shows
+        # on it
+        page.set_rack("AEINRST")
         page.page.click("#lookahead-box summary")
         page.page.fill("#sim-candidates", "4")
         page.page.fill("#sim-confidence", "0")  # none dropped: it runs until stopped
