@@ -82,13 +82,36 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         tab.wait_for_selector("body[data-ready]", timeout=60_000)
         assert tab.evaluate("window.gaddag.boardRows()") == rows
 
-        # a lexicon never fetched: said plainly, and the page keeps the one it has
+        # a lexicon never fetched: said plainly, and the page keeps the one it has: the selector
+        # goes back to it, Solve answers with it, and a new tab does not ask for the other
+        # (issue 26, item 2: the selector stayed on sowpods and Solve stayed queued)
         page.page.select_option("#lexicon-select", "sowpods")
         error = page.page.locator("#lexicon-error")
         error.wait_for(state="visible", timeout=30_000)
         assert "'sowpods' is not stored on this device" in error.inner_text()
-        assert "offline" in error.inner_text()
+        assert "offline" in error.inner_text() and f"Still using '{LEXICON}'" in error.inner_text()
         assert "Loading" not in page.page.inner_text("#status-text")
+        page.page.wait_for_function(f"document.body.dataset.ready === '{LEXICON}'", timeout=30_000)
+        assert page.page.input_value("#lexicon-select") == LEXICON
+        page.solve_with_enter()
+        assert page.shown() == native_moves(native, rows, rack)
+        assert "Queued" not in page.page.inner_text("#status-text")
+        # the same for a ruleset whose lexicon was never fetched: back to the rules in use
+        page.page.select_option("#rules-select", "polish")
+        page.page.wait_for_function(
+            "document.querySelector('#lexicon-error').innerText.includes('with English')", timeout=30_000
+        )
+        assert page.page.input_value("#rules-select") == "english"
+        assert page.page.input_value("#lexicon-select") == LEXICON
+        page.page.wait_for_function(f"document.body.dataset.ready === '{LEXICON}'", timeout=30_000)
+        page.solve_with_enter()
+        assert page.shown() == native_moves(native, rows, rack)
+        later = page.context.new_page()
+        later.goto(server)
+        later.wait_for_function(f"document.body.dataset.ready === '{LEXICON}'", timeout=60_000)
+        assert later.input_value("#lexicon-select") == LEXICON
+        assert later.input_value("#rules-select") == "english"
+        later.close()
         page.shot("20-offline-lexicon.png")
 
         # online again, the same choice loads it (and it is kept from then on)

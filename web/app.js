@@ -40,6 +40,7 @@ const pending = new Map();
 let lookAhead = null; // the look-ahead panel, made once the board and the requests exist
 let solverReady = false; // Python is up
 let lexiconReady = null; // name of the lexicon loaded for the current rules
+let lastLoaded = null; // {name, rules}: the last lexicon loaded, gone back to when another fails
 let bootFailed = false;
 
 worker.onmessage = (event) => {
@@ -436,6 +437,7 @@ function loadLexicon() {
     .then(({ result }) => {
       if (lexicon !== name || rules.name !== ruleset) return;
       lexiconReady = name;
+      lastLoaded = { name, rules: ruleset };
       // a lexicon of the site is kept for offline use; the player's own lives in the browser
       // already, and its name is never sent to the site
       if (!lexicons.find((entry) => entry.name === name)?.own) keepOffline(`lexicons/${name}.gaddag`);
@@ -458,6 +460,17 @@ function loadLexicon() {
     .catch((error) => {
       if (lexicon !== name || bootFailed) return; // a failed boot has said why already
       stopLoadingTimer();
+      const back = lastLoaded && lastLoaded.name !== name ? lastLoaded : null;
+      if (back) {
+        // the lexicon loaded before stays in use (and chosen, with its rules, so a later visit
+        // does not ask for the one that failed): the selectors return to it, Solve goes on
+        const otherRules = back.rules !== ruleset;
+        if (otherRules) setRules(back.rules);
+        else setLexicon(back.name);
+        const title = otherRules ? ` with ${rules.title}` : "";
+        showError("lexicon", `${error.message} Still using '${back.name}'${title}.`);
+        return;
+      }
       showError("lexicon", error.message);
       setStatus(`Lexicon ${name} could not be loaded`, { failed: true });
     });
