@@ -48,6 +48,9 @@ def solve_seq(page: Page) -> str:
 # ---- offline -------------------------------------------------------------------------------------
 
 
+MARKED = "[...document.querySelectorAll('#lexicon-select option')]"  # the lexicon choices
+
+
 def test_offline_after_one_visit(browser: object, server: str, native: Solver) -> None:
     rows, rack = examples()[1]
     page = Page(browser, server).open()
@@ -82,6 +85,12 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         tab.wait_for_selector("body[data-ready]", timeout=60_000)
         assert tab.evaluate("window.gaddag.boardRows()") == rows
 
+        # the list says which lexicons this device does not hold, while offline
+        page.page.wait_for_function(f"{MARKED}.some((o) => o.text.includes('offline'))", timeout=10_000)
+        labels = dict(
+            page.page.eval_on_selector_all("#lexicon-select option", "o => o.map(x => [x.value, x.text])")
+        )
+        assert "not on this device" in labels["sowpods"] and "not on this device" not in labels[LEXICON]
         # a lexicon never fetched: said plainly, and the page keeps the one it has: the selector
         # goes back to it, Solve answers with it, and a new tab does not ask for the other
         # (issue 26, item 2: the selector stayed on sowpods and Solve stayed queued)
@@ -114,8 +123,9 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         later.close()
         page.shot("20-offline-lexicon.png")
 
-        # online again, the same choice loads it (and it is kept from then on)
+        # online again, the marks go and the same choice loads it (and it is kept from then on)
         page.context.set_offline(False)
+        page.page.wait_for_function(f"!{MARKED}.some((o) => o.text.includes('offline'))", timeout=10_000)
         page.page.select_option("#lexicon-select", LEXICON)
         page.page.select_option("#lexicon-select", "sowpods")
         page.page.wait_for_function("document.body.dataset.ready === 'sowpods'", timeout=60_000)

@@ -13,7 +13,7 @@ import { BoardView, cellsFromRows, normalizer } from "./board.js";
 import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { moveFilter, NO_FILTERS } from "./filters.js";
 import { LookAheadPanel } from "./lookahead.js";
-import { enableOffline, keepOffline, offlineReady } from "./offline.js";
+import { enableOffline, heldOffline, keepOffline, offlineReady } from "./offline.js";
 import { showUnder } from "./phone.js";
 import { PlayersPanel } from "./players.js";
 import { ReplayPanel } from "./replay.js";
@@ -300,6 +300,27 @@ function fillRulesSelect() {
   }
 }
 
+function lexiconLabel(entry) {
+  return `${entry.name} — ${entry.words.toLocaleString("en")} words (${describeBytes(entry.bytes)})`;
+}
+
+/** While the browser is offline, the lexicons of the site it has not stored say so in the list
+ * (the player's own are in the browser); online again, the marks go. */
+async function markOfflineLexicons() {
+  const fitting = lexiconsFor(rules);
+  const offline = navigator.onLine === false;
+  const files = fitting.filter((entry) => !entry.own).map((entry) => `lexicons/${entry.name}.gaddag`);
+  const held = offline ? await heldOffline(files) : new Set();
+  for (const option of $("lexicon-select").options) {
+    const entry = fitting.find((e) => e.name === option.value);
+    if (!entry) continue;
+    const missing = offline && !entry.own && !held.has(`lexicons/${entry.name}.gaddag`);
+    option.textContent = lexiconLabel(entry) + (missing ? " · not on this device (offline)" : "");
+  }
+}
+window.addEventListener("online", () => markOfflineLexicons());
+window.addEventListener("offline", () => markOfflineLexicons());
+
 function fillLexiconSelect() {
   const select = $("lexicon-select");
   select.replaceChildren();
@@ -307,9 +328,10 @@ function fillLexiconSelect() {
   for (const entry of fitting) {
     const option = document.createElement("option");
     option.value = entry.name;
-    option.textContent = `${entry.name} — ${entry.words.toLocaleString("en")} words (${describeBytes(entry.bytes)})`;
+    option.textContent = lexiconLabel(entry);
     select.append(option);
   }
+  markOfflineLexicons();
   if (!fitting.length) {
     const option = document.createElement("option");
     option.value = "";

@@ -71,6 +71,16 @@ export function keepOffline(path) {
   post();
 }
 
+/** Which of these files of the site (e.g. "lexicons/enable.gaddag") a cache of the site holds,
+ * so that they can be had offline: a Set of those paths. */
+export async function heldOffline(paths) {
+  if (!supported) return new Set();
+  const held = await Promise.all(
+    paths.map((path) => caches.match(new URL(path, import.meta.url).href).then(Boolean, () => false)),
+  );
+  return new Set(paths.filter((_path, i) => held[i]));
+}
+
 /** Resolves once the service worker is active and holds every file named so far (tests and
  * tests/web_figures.py wait on it); resolves at once where there is no service worker. */
 export function offlineReady() {
