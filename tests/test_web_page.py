@@ -123,6 +123,14 @@ def test_offline_after_one_visit(browser: object, server: str, native: Solver) -
         later.close()
         page.shot("20-offline-lexicon.png")
 
+        # a visit whose saved lexicon this device does not hold comes up with one it holds
+        open_position(page, rows, rack, lexicon={"english": "sowpods"})
+        page.page.wait_for_function(f"document.body.dataset.ready === '{LEXICON}'", timeout=60_000)
+        assert f"Using '{LEXICON}', which this device holds" in error.inner_text()
+        assert page.page.input_value("#lexicon-select") == LEXICON
+        page.solve_with_enter()
+        assert page.shown() == native_moves(native, rows, rack)
+
         # online again, the marks go and the same choice loads it (and it is kept from then on)
         page.context.set_offline(False)
         page.page.wait_for_function(f"!{MARKED}.some((o) => o.text.includes('offline'))", timeout=10_000)

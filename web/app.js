@@ -41,6 +41,7 @@ let lookAhead = null; // the look-ahead panel, made once the board and the reque
 let solverReady = false; // Python is up
 let lexiconReady = null; // name of the lexicon loaded for the current rules
 let lastLoaded = null; // {name, rules}: the last lexicon loaded, gone back to when another fails
+const failedLexicons = new Set(); // names that could not be loaded since the last that could
 let bootFailed = false;
 
 worker.onmessage = (event) => {
@@ -460,6 +461,7 @@ function loadLexicon() {
       if (lexicon !== name || rules.name !== ruleset) return;
       lexiconReady = name;
       lastLoaded = { name, rules: ruleset };
+      failedLexicons.clear();
       // a lexicon of the site is kept for offline use; the player's own lives in the browser
       // already, and its name is never sent to the site
       if (!lexicons.find((entry) => entry.name === name)?.own) keepOffline(`lexicons/${name}.gaddag`);
@@ -493,9 +495,23 @@ function loadLexicon() {
         showError("lexicon", `${error.message} Still using '${back.name}'${title}.`);
         return;
       }
+      failedLexicons.add(name);
       showError("lexicon", error.message);
       setStatus(`Lexicon ${name} could not be loaded`, { failed: true });
+      useStoredLexicon(name, error.message);
     });
+}
+
+/** Nothing loaded yet and the lexicon chosen cannot be had (say, offline and never stored):
+ * another of these rules this device holds (the player's own, or one the site's caches keep)
+ * is used instead, and the page says so. */
+async function useStoredLexicon(failed, message) {
+  const others = lexiconsFor(rules).filter((entry) => !failedLexicons.has(entry.name));
+  const held = await heldOffline(others.filter((e) => !e.own).map((e) => `lexicons/${e.name}.gaddag`));
+  const stored = others.find((e) => e.own || held.has(`lexicons/${e.name}.gaddag`));
+  if (!stored || lexicon !== failed) return;
+  setLexicon(stored.name);
+  showError("lexicon", `${message} Using '${stored.name}', which this device holds.`);
 }
 
 function setRules(name, { initial = false } = {}) {
