@@ -14,6 +14,7 @@ import { EXCHANGE, MoveList, PASS, SORTS, written } from "./moves.js";
 import { moveFilter, NO_FILTERS } from "./filters.js";
 import { LookAheadPanel } from "./lookahead.js";
 import { enableOffline, heldOffline, keepOffline, offlineReady } from "./offline.js";
+import { wireKeys } from "./keys.js";
 import { showUnder } from "./phone.js";
 import { PlayersPanel } from "./players.js";
 import { ReplayPanel } from "./replay.js";
@@ -234,6 +235,11 @@ const results = new ResultsView($("results"), {
     updateSummary();
   },
   normalize: (text) => normalize(text),
+});
+
+wireKeys({
+  hasMoves: () => Boolean(shown) && results.view.length > 0,
+  focusMoves: () => results.focusRow(results.focusPos),
 });
 
 // ---- errors ------------------------------------------------------------------------------------
