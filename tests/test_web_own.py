@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,15 +198,76 @@ def test_bad_files_refused_and_nothing_lost(page: Page) -> None:
     page.page.wait_for_selector("body[data-ready='mywords']", timeout=60_000)
 
 
-# The 9×9 board: English's top-left corner as the editor crops it, with these squares painted.
+# The 9×9 board: English's layout as the editor scales it, with these squares painted.
 PAINTED = {(8, 8): "T", (0, 8): "T", (8, 0): "T", (5, 4): "q", (2, 6): "Q", (4, 4): "D"}
 
 
+def scaled(layout: list[str], rows: int, cols: int) -> list[str]:
+    """The editor's scaling, recomputed: each square takes the old top-left quarter's square at
+    the same fraction of the way from the nearest edge to the middle, row and column."""
+
+    def source(i: int, n: int, old: int) -> int:
+        half, old_half = (n - 1) / 2, (old - 1) / 2
+        j = math.floor(min(i, n - 1 - i) * old_half / half + 0.5) if half > 0 else 0
+        return min(j, math.floor(old_half))
+
+    return [
+        "".join(layout[source(r, rows, len(layout))][source(c, cols, len(layout[0]))] for c in range(cols))
+        for r in range(rows)
+    ]
+
+
 def nine_layout() -> list[str]:
-    rows = [list("".join(row[:9])) for row in ENGLISH.premiums[:9]]
+    rows = [list(row) for row in scaled(["".join(r) for r in ENGLISH.premiums], 9, 9)]
     for (r, c), char in PAINTED.items():
         rows[r][c] = char
     return ["".join(row) for row in rows]
+
+
+def editor_board(page: Page) -> tuple[list[str], tuple[int, int]]:
+    """The editor's board as drawn: its premium characters, row by row, and the start square."""
+    squares = page.page.eval_on_selector_all(
+        "#re-board .re-square",
+        "s => s.map(q => [+q.dataset.row, +q.dataset.col, q.dataset.premium, !!q.dataset.start])",
+    )
+    rows = max(r for r, _c, _p, _s in squares) + 1
+    cols = max(c for _r, c, _p, _s in squares) + 1
+    grid = [["."] * cols for _ in range(rows)]
+    start = (-1, -1)
+    for r, c, premium, is_start in squares:
+        grid[r][c] = premium
+        if is_start:
+            start = (r, c)
+    return ["".join(row) for row in grid], start
+
+
+def test_a_resized_board_keeps_a_symmetric_layout_with_the_start_in_the_middle(page: Page) -> None:
+    """Issue 26, item 8: 15×15 to 11×11 kept the top-left corner (triple words at A1, H1 and A8
+    only) and the start at 8,8, off centre."""
+    p = page.page
+    p.click("#rules-editor summary")
+    p.select_option("#re-base", "english")
+    p.click("#re-start")
+    p.wait_for_selector("#re-fields:not([hidden])")
+    english = ["".join(row) for row in ENGLISH.premiums]
+    for rows, cols in ((11, 11), (9, 13), (21, 21), (15, 15)):
+        p.fill("#re-rows", str(rows))
+        p.fill("#re-cols", str(cols))
+        p.wait_for_function(f"document.querySelectorAll('#re-board .re-square').length === {rows * cols}")
+        layout, start = editor_board(page)
+        assert layout == scaled(english, rows, cols), (rows, cols)
+        assert layout == [row[::-1] for row in layout] and layout == layout[::-1]  # symmetric both ways
+        assert start == (rows // 2, cols // 2)
+        assert p.input_value("#re-start-row") == str(rows // 2 + 1)
+        assert {layout[0][0], layout[0][-1], layout[-1][0], layout[-1][-1]} == {english[0][0]}
+    assert editor_board(page)[0] == english  # back to 15×15: the shipped layout itself
+    # typed a digit at a time (1, then 11): scaled from the layout loaded, not from a 1-row one
+    p.fill("#re-rows", "1")
+    p.fill("#re-rows", "11")
+    p.fill("#re-cols", "11")
+    p.wait_for_function("document.querySelectorAll('#re-board .re-square').length === 121")
+    assert editor_board(page)[0] == scaled(english, 11, 11)
+    p.click("#rules-editor summary")  # closed again, as the next test finds the page
 
 
 def test_nine_by_nine_rules_made_in_the_editor(page: Page, tmp_path: Path) -> None:

@@ -32,6 +32,31 @@ const NUMBERS = [
 const TEXTS = ["name", "title", "language"];
 
 /** A number input's value as JSON: a whole number, or the text as typed (Python names it). */
+/**
+ * A premium layout for a board of rows×cols scaled from `layout`: each square is measured by its
+ * distance from the nearest edge, row and column, and takes the square of `layout`'s top-left
+ * quarter at the same fraction of the way from the edge to the middle. So the result is
+ * symmetric both ways, its corners are the old corners and its middle the old middle.
+ */
+export function scaledLayout(layout, rows, cols) {
+  const fold = (i, n) => Math.min(i, n - 1 - i);
+  const from = (i, n, old) => {
+    const half = (n - 1) / 2;
+    const oldHalf = (old - 1) / 2;
+    const j = half > 0 ? Math.floor((fold(i, n) * oldHalf) / half + 0.5) : 0;
+    return Math.min(j, Math.floor(oldHalf));
+  };
+  const oldRows = layout.length;
+  const oldCols = layout[0]?.length ?? 0;
+  const out = [];
+  for (let r = 0; r < rows; r++) {
+    let line = "";
+    for (let c = 0; c < cols; c++) line += layout[from(r, rows, oldRows)]?.[from(c, cols, oldCols)] ?? ".";
+    out.push(line);
+  }
+  return out;
+}
+
 function numberOf(text) {
   const trimmed = String(text).trim();
   return /^-?\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
@@ -238,6 +263,7 @@ export class RulesEditor {
 
   load(rules) {
     this.rules = structuredClone(rules);
+    this.keepLayout();
     $("re-fields").hidden = false;
     $("rules-editor").dataset.editing = this.rules.name;
     this.render();
@@ -337,6 +363,13 @@ export class RulesEditor {
   setSquare(row, col, char) {
     const line = this.rules.layout[row];
     this.rules.layout[row] = line.slice(0, col) + char + line.slice(col + 1);
+    this.keepLayout();
+  }
+
+  /** The layout as loaded or painted: what a resized board is scaled from (not from the
+   * sizes typed on the way, such as the 1 of 11). */
+  keepLayout() {
+    this.source = { layout: [...this.rules.layout], rows: this.rules.layout.length, cols: this.rules.layout[0]?.length ?? 0 };
   }
 
   /** The form's values into this.rules (the layout is kept as painted, resized to rows×cols). */
@@ -377,8 +410,14 @@ export class RulesEditor {
     const r = this.rules;
     const sized = [r.rows, r.cols].every((n) => Number.isInteger(n) && n >= 2 && n <= MAX_SIDE);
     if (sized && (before[0] !== r.rows || before[1] !== r.cols)) {
-      // a start square left off the board moves to the middle
-      if (!(r.start[0] < r.rows && r.start[1] < r.cols)) r.start = [Math.floor(r.rows / 2), Math.floor(r.cols / 2)];
+      // a board of another size gets the layout scaled from the one loaded or painted, symmetric,
+      // with the start square in the middle (a crop kept the top-left corner, off centre)
+      if (this.source?.rows && this.source?.cols) {
+        r.layout = scaledLayout(this.source.layout, r.rows, r.cols);
+        r.start = [Math.floor(r.rows / 2), Math.floor(r.cols / 2)];
+        $("re-start-row").value = String(r.start[0] + 1);
+        $("re-start-col").value = String(r.start[1] + 1);
+      } else if (!(r.start[0] < r.rows && r.start[1] < r.cols)) r.start = [Math.floor(r.rows / 2), Math.floor(r.cols / 2)];
       this.renderBoard();
     } else if (event.target.id === "re-start-row" || event.target.id === "re-start-col") this.renderBoard();
     if (event.target.dataset.letter !== undefined) {
