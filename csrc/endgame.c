@@ -271,13 +271,18 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
  * expensive ones near the root. */
 static eg_entry *bucket_of(const gd_endgame_state *es, uint64_t key) { return &es->table[key & es->table_mask & ~1ull]; }
 
-static void lock_bucket(eg_entry *bucket)
+/* A bucket's lock, taken only when the table is shared: a search on one thread pays nothing. */
+static void lock_bucket(const gd_endgame_state *es, eg_entry *bucket)
 {
+    if (!es->shared) return;
     while (__atomic_exchange_n(&bucket->lock, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(&bucket->lock, __ATOMIC_RELAXED)) {
         }
 }
-static void unlock_bucket(eg_entry *bucket) { __atomic_store_n(&bucket->lock, 0, __ATOMIC_RELEASE); }
+static void unlock_bucket(const gd_endgame_state *es, eg_entry *bucket)
+{
+    if (es->shared) __atomic_store_n(&bucket->lock, 0, __ATOMIC_RELEASE);
+}
 
 static void entry_move(const eg_entry *e, gd_move *m)
 {
@@ -297,10 +302,10 @@ static void entry_move(const eg_entry *e, gd_move *m)
 static int probe(const gd_endgame_state *es, uint64_t key, eg_entry *found)
 {
     eg_entry *bucket = bucket_of(es, key);
-    lock_bucket(bucket);
+    lock_bucket(es, bucket);
     const int at = bucket[0].key == key ? 0 : bucket[1].key == key ? 1 : -1;
     if (at >= 0) *found = bucket[at];
-    unlock_bucket(bucket);
+    unlock_bucket(es, bucket);
     return at >= 0;
 }
 
@@ -309,7 +314,7 @@ static void store(const gd_endgame_state *es, uint64_t key, uint8_t work, int32_
                   const gd_move *move)
 {
     eg_entry *bucket = bucket_of(es, key);
-    lock_bucket(bucket);
+    lock_bucket(es, bucket);
     const uint32_t busy0 = bucket[0].busy, busy1 = bucket[1].busy; /* they stay where they are */
     eg_entry *slot = &bucket[1];
     if (bucket[0].key == key || work >= bucket[0].work) {
@@ -337,7 +342,7 @@ static void store(const gd_endgame_state *es, uint64_t key, uint8_t work, int32_
     }
     bucket[0].busy = busy0;
     bucket[1].busy = busy1;
-    unlock_bucket(bucket);
+    unlock_bucket(es, bucket);
 }
 
 /* Threads of a shared search mark the positions they are searching (at DEFER_DEPTH and deeper),
@@ -353,7 +358,7 @@ static int mark_busy(const gd_endgame_state *es, uint64_t key)
 {
     eg_entry *bucket = bucket_of(es, key);
     int slot = 0;
-    lock_bucket(bucket);
+    lock_bucket(es, bucket);
     if (!bucket[0].busy) {
         bucket[0].busy = busy_tag(key);
         slot = 1;
@@ -361,23 +366,23 @@ static int mark_busy(const gd_endgame_state *es, uint64_t key)
         bucket[1].busy = busy_tag(key);
         slot = 2;
     }
-    unlock_bucket(bucket);
+    unlock_bucket(es, bucket);
     return slot;
 }
 static void clear_busy(const gd_endgame_state *es, uint64_t key, int slot)
 {
     eg_entry *bucket = bucket_of(es, key);
-    lock_bucket(bucket);
+    lock_bucket(es, bucket);
     bucket[slot - 1].busy = 0;
-    unlock_bucket(bucket);
+    unlock_bucket(es, bucket);
 }
 static int is_busy(const gd_endgame_state *es, uint64_t key)
 {
     eg_entry *bucket = bucket_of(es, key);
     const uint32_t tag = busy_tag(key);
-    lock_bucket(bucket);
+    lock_bucket(es, bucket);
     const int busy = bucket[0].busy == tag || bucket[1].busy == tag;
-    unlock_bucket(bucket);
+    unlock_bucket(es, bucket);
     return busy;
 }
 

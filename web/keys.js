@@ -1,4 +1,4 @@
-// The page's keys (issue: reaching the moves without Tab-ing through every option): from the
+// The page's keys, so that the moves are reached without Tab-ing through every option: from the
 // rack, ↓ goes to the moves, and the "Moves ↓" link right after Solve does the same for Tab;
 // "?" outside a text field opens a dialog listing every key. No letter is a shortcut: the board
 // and the rack take letters as tiles.

@@ -44,8 +44,9 @@ class ThreadedRoot:
         self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
     ) -> None:
         """Value the candidates of a pass left to value, on every thread: each takes the first
-        candidate no thread has taken. The helpers start once the calling thread's endgame search
-        exists (their searches share its table), and the pass ends when every thread is done."""
+        candidate no thread has taken, then free worlds of those being valued. The helpers start
+        once the calling thread's endgame search exists (their searches share its table), and the
+        pass ends when every thread is done."""
         self._halt = False
         self._failure = None
         self._helpers: list[threading.Thread] = []
