@@ -510,6 +510,57 @@ int gd_rack_stats_merge(gd_rack_stats *into, const gd_rack_stats *from, gd_error
 int gd_train_game(const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves, uint64_t seed,
                   gd_rack_stats *stats, gd_game *game, void *workspace, gd_error *err);
 
+/* ---- Inference of the opponent's rack (infer.c; the method: docs/inference.md) ------------- */
+
+/*
+ * From the move the opponent just made and what was unseen before it, the racks they could have
+ * held, each weighted by the chance of drawing it (the number of ways its tiles can be taken from
+ * the unseen ones) if the move was within `tolerance` of that rack's best by static equity, 0
+ * otherwise; the weights are summed by the leave each rack keeps after the move. A play keeps the
+ * rack less the tiles it placed; an exchange of n tiles keeps the best leave of rack - n tiles by
+ * the table (the exchange's own equity); a pass tells nothing here (the caller's business).
+ *
+ * Exhaustive when the racks to value are at most max_racks; otherwise max_racks racks drawn at
+ * random with `seed` (a play's leave drawn uniformly from the tiles left, weighted back to the
+ * racks' chances), and the sums are estimates.
+ */
+typedef struct gd_infer_options {
+    const gd_leaves *leaves;   /* the table the opponent is taken to play by (NULL: score alone) */
+    int32_t tolerance;         /* hundredths of a point */
+    uint32_t max_racks;        /* at least 1 */
+    uint64_t seed;
+} gd_infer_options;
+
+/* A leave the opponent may have kept, and its weight (not normalised). */
+typedef struct gd_inferred_leave {
+    double weight;
+    uint8_t counts[64];        /* tiles of each code; [0] blanks */
+} gd_inferred_leave;
+
+typedef struct gd_infer_summary {
+    uint64_t racks;            /* racks valued: distinct racks when exhaustive, draws when sampled */
+    uint64_t consistent;       /* of them, those the move is within tolerance of the best for */
+    uint32_t exhaustive;       /* 1: every rack was valued */
+    uint32_t leaves;           /* distinct leaves written to out */
+    uint32_t rack_tiles;       /* tiles the opponent held before the move */
+    uint32_t bag_count;        /* tiles in the bag before the move */
+    double prior_weight;       /* the weights of every rack valued, summed */
+    double weight;             /* ... of the consistent racks */
+    double weight_squares;     /* ... their squares (for the effective number of draws) */
+} gd_infer_summary;
+
+/*
+ * board: the board before the move; unseen: what the inferring player could not see before it
+ * (the bag and the opponent's rack, by code); move: a play (the tiles it placed are those of its
+ * word[] without GD_ON_BOARD_FLAG, a blank being code 0; its score as played) or an exchange
+ * (length = tiles put back; which ones is not read). The opponent held min(rack_size, unseen)
+ * tiles. out receives the leaves with weight > 0, at most capacity (max_racks always suffices;
+ * fewer: GD_ERR_ARGUMENT). workspace: gd_workspace_size() bytes, 8-byte aligned.
+ */
+int gd_infer(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, void *workspace,
+             const uint8_t *unseen, const gd_move *move, const gd_infer_options *options,
+             gd_inferred_leave *out, size_t capacity, gd_infer_summary *summary, gd_error *err);
+
 /* ---- Simulation (sim.c; the method and the stopping rule: docs/simulation.md) --------------- */
 
 #define GD_SIM_MAX_CANDIDATES 64
@@ -523,6 +574,11 @@ typedef struct gd_sim_options {
                                  errors of their paired difference; 0: never drop */
     double spread_sigma;      /* the spread's spread per sqrt(tile left), for the win estimate */
     uint64_t seed;
+    /* What the opponent kept, when inferred (gd_infer): each iteration draws one of these leaves
+     * by weight onto the opponent's rack and deals the rest of it from the unseen tiles. NULL or
+     * 0: every unseen tile is equally likely to be on the rack. Must outlive the state. */
+    const gd_inferred_leave *opponent_leaves;
+    uint32_t opponent_leave_count;
 } gd_sim_options;
 
 /* A candidate's statistics. Values are in hundredths of a point: the spread the playout

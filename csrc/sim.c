@@ -33,6 +33,9 @@ typedef struct gd_sim_state {
     uint32_t player;      /* the player to move in the position */
     uint32_t opponent_tiles; /* tiles dealt to the opponent each iteration */
     uint32_t pool_count;  /* tiles the player cannot see: the bag and the opponent's rack */
+    const gd_inferred_leave *opponent_leaves; /* what the opponent kept, when inferred */
+    uint32_t opponent_leave_count;
+    double opponent_leave_weight;             /* their weights' sum */
     double prune_z;
     double spread_sigma;
     uint64_t iterations;
@@ -92,6 +95,73 @@ static int check_state(const gd_sim_state *sim, gd_error *err)
     return GD_OK;
 }
 
+/* Take the inferred leaves of the options, when given: each must fit in what is unseen and on
+ * the opponent's rack, with a weight that is a number from 0 up, and some weight above 0. */
+static int check_opponent_leaves(gd_sim_state *sim, const gd_rules *rules, const gd_sim_options *options,
+                                 gd_error *err)
+{
+    if (!options->opponent_leaves || options->opponent_leave_count == 0) return GD_OK;
+    if (sim->pool_count <= sim->opponent_tiles)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the bag is empty: the opponent's rack is known");
+    uint8_t pool[64] = {0};
+    for (uint32_t i = 0; i < sim->pool_count; i++) pool[sim->pool[i]]++;
+    double total = 0;
+    for (uint32_t i = 0; i < options->opponent_leave_count; i++) {
+        const gd_inferred_leave *e = &options->opponent_leaves[i];
+        if (!(e->weight >= 0 && e->weight < 1e300))
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "inferred leave %u: its weight is not a number from 0 up",
+                                i + 1);
+        uint32_t n = 0;
+        for (uint32_t c = 0; c < 64; c++) {
+            if (e->counts[c] > pool[c])
+                return gd_set_error(err, GD_ERR_ARGUMENT, 0,
+                                    "inferred leave %u holds %u tiles of code %u, %u are unseen", i + 1,
+                                    e->counts[c], c, pool[c]);
+            n += e->counts[c];
+        }
+        if (n > sim->opponent_tiles || n >= rules->rack_size)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "inferred leave %u holds %u tiles: more than a leave", i + 1,
+                                n);
+        total += e->weight;
+    }
+    if (!(total > 0)) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the inferred leaves all weigh 0");
+    sim->opponent_leaves = options->opponent_leaves;
+    sim->opponent_leave_count = options->opponent_leave_count;
+    sim->opponent_leave_weight = total;
+    return GD_OK;
+}
+
+/* Deal an iteration: the opponent's rack (an inferred leave drawn by weight, when there are
+ * any, completed from the rest) first in deal[], then the order of the bag. */
+static void deal_tiles(const gd_sim_state *sim, gd_rng *rng, uint8_t *deal)
+{
+    uint32_t fixed = 0, n = sim->pool_count;
+    memcpy(deal, sim->pool, n);
+    if (sim->opponent_leaves) {
+        double u = (double)(gd_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) * sim->opponent_leave_weight;
+        uint32_t pick = 0;
+        while (pick + 1 < sim->opponent_leave_count && u >= sim->opponent_leaves[pick].weight)
+            u -= sim->opponent_leaves[pick++].weight;
+        while (sim->opponent_leaves[pick].weight <= 0) pick--; /* the last with weight, when u ran out */
+        uint8_t want[64];
+        memcpy(want, sim->opponent_leaves[pick].counts, sizeof want);
+        /* move the leave's tiles to the front, in pool order */
+        for (uint32_t i = 0; i < n; i++) {
+            if (!want[deal[i]]) continue;
+            want[deal[i]]--;
+            uint8_t t = deal[fixed];
+            deal[fixed++] = deal[i];
+            deal[i] = t;
+        }
+    }
+    for (uint32_t k = n - fixed; k > 1; k--) {
+        uint32_t j = gd_rng_below(rng, k);
+        uint8_t t = deal[fixed + k - 1];
+        deal[fixed + k - 1] = deal[fixed + j];
+        deal[fixed + j] = t;
+    }
+}
+
 int gd_sim_start(void *state, const gd_lexicon *lex, const gd_rules *rules, const gd_game *position,
                  const gd_move *candidates, uint32_t count, const gd_sim_options *options, gd_error *err)
 {
@@ -142,7 +212,9 @@ int gd_sim_start(void *state, const gd_lexicon *lex, const gd_rules *rules, cons
         sim->opponent_tiles = rules->rack_size;
     }
 
-    int rc = gd_prepare(lex, rules, position->board, &sim->base_workspace, err);
+    int rc = check_opponent_leaves(sim, rules, options, err);
+    if (rc) return rc;
+    rc = gd_prepare(lex, rules, position->board, &sim->base_workspace, err);
     if (rc) return rc;
     /* every candidate must be a move the player can make: try each on a copy */
     for (uint32_t i = 0; i < count; i++) {
@@ -262,13 +334,7 @@ int gd_sim_run(void *state, uint32_t iterations, gd_error *err)
         const uint64_t seed = gd_rng_next(&sim->rng);
         gd_rng deal_rng;
         gd_rng_seed(&deal_rng, seed ^ 0x9E3779B97F4A7C15ull);
-        memcpy(deal, sim->pool, sim->pool_count);
-        for (uint32_t k = sim->pool_count; k > 1; k--) {
-            uint32_t j = gd_rng_below(&deal_rng, k);
-            uint8_t t = deal[k - 1];
-            deal[k - 1] = deal[j];
-            deal[j] = t;
-        }
+        deal_tiles(sim, &deal_rng, deal);
         for (uint32_t i = 0; i < sim->count; i++) {
             gd_sim_candidate *c = &sim->candidate[i];
             if (c->dropped) continue;

@@ -253,6 +253,33 @@ GD_BOUND_LOWER = 1
 GD_BOUND_UPPER = 2
 
 
+class gd_infer_options(C.Structure):
+    _fields_ = [
+        ("leaves", C.c_void_p),
+        ("tolerance", C.c_int32),
+        ("max_racks", C.c_uint32),
+        ("seed", C.c_uint64),
+    ]
+
+
+class gd_inferred_leave(C.Structure):
+    _fields_ = [("weight", C.c_double), ("counts", C.c_uint8 * 64)]
+
+
+class gd_infer_summary(C.Structure):
+    _fields_ = [
+        ("racks", C.c_uint64),
+        ("consistent", C.c_uint64),
+        ("exhaustive", C.c_uint32),
+        ("leaves", C.c_uint32),
+        ("rack_tiles", C.c_uint32),
+        ("bag_count", C.c_uint32),
+        ("prior_weight", C.c_double),
+        ("weight", C.c_double),
+        ("weight_squares", C.c_double),
+    ]
+
+
 class gd_sim_options(C.Structure):
     _fields_ = [
         ("leaves", C.c_void_p),
@@ -261,6 +288,8 @@ class gd_sim_options(C.Structure):
         ("prune_z", C.c_double),
         ("spread_sigma", C.c_double),
         ("seed", C.c_uint64),
+        ("opponent_leaves", C.c_void_p),
+        ("opponent_leave_count", C.c_uint32),
     ]
 
 
@@ -320,6 +349,9 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_game,
         gd_player,
         gd_rack_stats,
+        gd_infer_options,
+        gd_inferred_leave,
+        gd_infer_summary,
         gd_sim_options,
         gd_sim_candidate,
         gd_endgame_stats,
@@ -529,6 +561,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_rack_stats_clear", None, [P]),
     ("gd_rack_stats_merge", C.c_int, [P, P, P]),
     ("gd_train_game", C.c_int, [P, P, P, C.c_uint64, P, P, P, P]),
+    ("gd_infer", C.c_int, [P, P, P, P, P, P, P, P, C.c_size_t, P, P]),
     ("gd_sim_size", C.c_size_t, []),
     ("gd_sim_start", C.c_int, [P, P, P, P, P, C.c_uint32, P, P]),
     ("gd_sim_run", C.c_int, [P, C.c_uint32, P]),

@@ -254,6 +254,52 @@ static void train_game_on(const gd_lexicon *lex, const gd_rules *rules, uint64_t
  * tile accounted for at the end; then the same game in one gd_autoplay call. */
 static unsigned long simulations_run, endgames_solved;
 
+/* Infer what the player to move would keep with `move`, as the opponent would (a few racks, sampled
+ * or every one), the weights adding up; then simulate with the opponent's rack drawn from a leave
+ * (theirs less a tile) and refuse a leave that is not unseen. */
+static void infer_and_simulate(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace,
+                               void *sim, const gd_move *move)
+{
+    const uint32_t p = game->to_move, q = 1 - p;
+    uint8_t unseen[64] = {0};
+    for (uint32_t i = 0; i < game->bag_count; i++) unseen[game->bag[i]]++;
+    for (unsigned c = 0; c < 64; c++) unseen[c] = (uint8_t)(unseen[c] + game->rack[p][c]);
+    gd_error err;
+    gd_infer_options io = {NULL, 0, 40, rnd()};
+    gd_inferred_leave found[40];
+    gd_infer_summary summary;
+    if (move->kind == GD_PLAY && game->bag_count > 0) {
+        CHECK(gd_infer(lex, rules, game->board, workspace, unseen, move, &io, found, 40, &summary, &err) == GD_OK,
+              "infer: %s", err.message);
+        double sum = 0;
+        for (uint32_t i = 0; i < summary.leaves; i++) sum += found[i].weight;
+        CHECK(summary.leaves <= 40 && summary.consistent <= summary.racks && summary.racks <= 40, "infer summary");
+        CHECK(sum <= summary.weight * (1 + 1e-9) && sum >= summary.weight * (1 - 1e-9), "inferred weights add up");
+        CHECK(gd_infer(lex, rules, game->board, workspace, unseen, move, &io, found, 0, &summary, &err) ==
+                      GD_ERR_ARGUMENT || summary.consistent == 0,
+              "no room for the leaves is refused");
+    }
+    uint32_t held = 0;
+    for (unsigned c = 0; c < 64; c++) held += game->rack[q][c];
+    if (game->bag_count == 0 || held < 2) return;
+    gd_inferred_leave leaves[2];
+    memset(leaves, 0, sizeof leaves);
+    memcpy(leaves[0].counts, game->rack[q], 64);
+    for (unsigned c = 0; c < 64; c++)
+        if (leaves[0].counts[c]) {
+            leaves[0].counts[c]--;
+            break;
+        }
+    leaves[0].weight = 1;
+    gd_sim_options so = {NULL, 1, 2, 0.0, 6.5, rnd(), leaves, 2};
+    CHECK(gd_sim_start(sim, lex, rules, game, move, 1, &so, &err) == GD_OK, "sim with inferred leaves: %s",
+          err.message);
+    CHECK(gd_sim_run(sim, 4, &err) == GD_OK, "sim run: %s", err.message);
+    leaves[1].weight = 1;
+    leaves[1].counts[1] = 200; /* more than are unseen */
+    CHECK(gd_sim_start(sim, lex, rules, game, move, 1, &so, &err) == GD_ERR_ARGUMENT, "a leave not unseen is refused");
+}
+
 /* Simulate the three best moves of a position for a few iterations: every candidate plays them
  * all (no stopping rule), and their statistics add up. */
 static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_game *game, void *workspace)
@@ -273,7 +319,7 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
     if (count == 0) return;
     const uint32_t n = count < 3 ? (uint32_t)count : 3;
     void *sim = malloc(gd_sim_size());
-    gd_sim_options so = {NULL, 2, 2, 0.0, 6.5, rnd()};
+    gd_sim_options so = {NULL, 2, 2, 0.0, 6.5, rnd(), NULL, 0};
     CHECK(gd_sim_start(sim, lex, rules, game, best, n, &so, &err) == GD_OK, "sim start: %s", err.message);
     CHECK(gd_sim_run(sim, 6, &err) == GD_OK, "sim run: %s", err.message);
     gd_sim_candidate out[3];
@@ -288,6 +334,7 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
     gd_move bad = best[0];
     bad.kind = 9;
     CHECK(gd_sim_start(sim, lex, rules, game, &bad, 1, &so, &err) == GD_ERR_ARGUMENT, "a bad candidate is refused");
+    infer_and_simulate(lex, rules, game, workspace, sim, &best[0]);
     free(sim);
     simulations_run++;
 }

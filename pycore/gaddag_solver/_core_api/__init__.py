@@ -8,8 +8,9 @@ One module per concept of the core: ``errors`` (what the core refuses), ``lexico
 opened and validated, its word queries, the builder), ``movegen`` (rules, workspaces and move
 generation), ``dawg`` (Appel & Jacobson's generator), ``leaves`` (leave tables), ``selfplay``
 (whole games in one call), ``game`` (a game turn by turn), ``training`` (rack statistics for
-learning leave values), ``simulation`` and ``endgame``. Every name of every module is here too,
-so ``from gaddag_solver import _core_api as core; core.generate(...)`` reads as before.
+learning leave values), ``infer`` (the opponent's rack from their move), ``simulation`` and
+``endgame``. Every name of every module is here too, so
+``from gaddag_solver import _core_api as core; core.generate(...)`` reads as before.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from .game import (
     game_unseen,
     new_game,
 )
+from .infer import InferSummary, infer
 from .leaves import (
     LEAVES_TILE_COUNTS_OFFSET,
     OpenedLeaves,
@@ -109,6 +111,7 @@ __all__ = [
     "EndgameState",
     "GAME_SIZE",
     "GameState",
+    "InferSummary",
     "LEAVES_TILE_COUNTS_OFFSET",
     "MOVES_START",
     "MOVE_RECORD_SIZE",
@@ -160,6 +163,7 @@ __all__ = [
     "game_unseen",
     "generate",
     "generate_equity",
+    "infer",
     "leaves_count",
     "leaves_index",
     "leaves_tiles",

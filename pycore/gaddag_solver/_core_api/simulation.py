@@ -58,9 +58,11 @@ def sim_start(
     prune_z: float,
     spread_sigma: float,
     seed: int,
+    opponent_leaves: list[tuple[bytes, float]] | None = None,
 ) -> SimState:
     """Start simulating `candidates` (gd_move records) from the game's position; `leaves` a
-    gd_leaves or None."""
+    gd_leaves or None; `opponent_leaves` what the opponent may have kept (64 counts by code, a
+    weight), drawn from by weight for their rack (see gd_infer), or None."""
     ensure_walk_index(lexicon)
     if any(len(record) != MOVE_RECORD_SIZE for record in candidates):
         raise CoreError(f"a move record is {MOVE_RECORD_SIZE} bytes")
@@ -77,7 +79,17 @@ def sim_start(
     options.prune_z = prune_z
     options.spread_sigma = spread_sigma
     options.seed = seed & 0xFFFFFFFFFFFFFFFF
-    state.keep = (lexicon, rules, leaves)
+    inferred: Any = ffi.NULL
+    if opponent_leaves:
+        inferred = ffi.new("gd_inferred_leave[]", len(opponent_leaves))
+        for i, (counts, weight) in enumerate(opponent_leaves):
+            if len(counts) != 64:
+                raise CoreError("an inferred leave is 64 counts")
+            inferred[i].weight = weight
+            ffi.memmove(inferred[i].counts, counts, 64)
+        options.opponent_leaves = inferred
+        options.opponent_leave_count = len(opponent_leaves)
+    state.keep = (lexicon, rules, leaves, inferred)
     rc = lib.gd_sim_start(
         state.buffer, lexicon.struct, rules, game.game, moves, len(candidates), options, state.error
     )

@@ -12,15 +12,29 @@ from ._lookahead import _lookahead_game, position_arguments
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Simulate the best candidates of a position (docs/simulation.md)."""
+    from ..game.infer import InferenceError, infer_written
     from ..game.simulate import Simulation, SimulationError
 
     try:
         game, _rules, table = _lookahead_game(args)
+        inference = None
+        if args.infer is not None:
+            inference = infer_written(game, args.infer, leaves=table, seed=args.seed)
+            if inference.informative:
+                likely = ", ".join(
+                    f"{x.tiles or '-'} {100 * x.probability:.0f}%" for x in inference.leaves[:3]
+                )
+                print(
+                    f"inferred from {inference.move}: {len(inference.leaves)} leaves ({likely}, ...)",
+                    file=sys.stderr,
+                )
+            else:
+                print(f"no inference from {inference.move}: {inference.reason}", file=sys.stderr)
         simulation = Simulation(
             game, leaves=table, candidates=args.candidates, plies=args.plies, confidence=args.confidence,
-            seed=args.seed,
+            seed=args.seed, inference=inference,
         )  # fmt: skip
-    except SimulationError as exc:
+    except (SimulationError, InferenceError) as exc:
         return _error(str(exc), EXIT_USAGE)
     show = args.progress or sys.stderr.isatty()
 
@@ -91,6 +105,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plies", type=_count, default=2, help="moves played after each candidate (default 2)")
     p.add_argument("--iterations", type=_count, default=2000, help="most iterations (default 2000)")
     p.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this long")
+    p.add_argument(
+        "--infer",
+        metavar="LAST_MOVE",
+        help="the opponent's last move (8D W(O)RD, exch N, pass): their rack is drawn from what it says "
+        "they kept (see `infer`) instead of at random",
+    )
     p.add_argument(
         "--confidence",
         type=float,

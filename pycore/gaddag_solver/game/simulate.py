@@ -25,6 +25,7 @@ from .play import Game, GameError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats.leaves import Leaves
+    from .infer import Inference
 
 DEFAULT_CANDIDATES = 15
 DEFAULT_PLIES = 2
@@ -125,6 +126,7 @@ class Simulation:
         min_iterations: int = DEFAULT_MIN_ITERATIONS,
         spread_sigma: float = DEFAULT_SPREAD_SIGMA,
         seed: int = 0,
+        inference: Inference | None = None,
     ) -> None:
         if game.over:
             raise SimulationError("the game is over: there is nothing to simulate")
@@ -156,12 +158,15 @@ class Simulation:
                 records.append(game._legal_play(move) if move.is_play else move.record(game.rules))
             except (GameError, ValueError) as error:
                 raise SimulationError(f"candidate {number}: {error}") from None
+        # what the opponent kept, when inferred and the bag still hides some of their rack
+        inferred = inference.core_leaves if inference is not None and inference.informative else None
+        self.inferred = bool(inferred) and game.bag_count > 0
         try:
             table = None if leaves is None else leaves.core
             threshold = prune_threshold(confidence, len(moves))
             self._state = core.sim_start(
                 game.lexicon._core, game._rules, game._state, records, table, plies, min_iterations,
-                threshold, spread_sigma, seed,
+                threshold, spread_sigma, seed, inferred if self.inferred else None,
             )  # fmt: skip
         except core.CoreError as error:
             raise SimulationError(str(error)) from None
@@ -264,11 +269,13 @@ def simulate(
     confidence: float = DEFAULT_CONFIDENCE,
     seed: int = 0,
     progress: Callable[[SimResult], object] | None = None,
+    inference: Inference | None = None,
 ) -> SimResult:
     """Simulate the position of ``game`` for the player to move and return the candidates ranked
     (see :class:`Simulation`; the same seed gives the same result natively and in the browser
     when the iterations, not the time, end it)."""
     simulation = Simulation(
-        game, leaves=leaves, candidates=candidates, plies=plies, confidence=confidence, seed=seed
-    )
+        game, leaves=leaves, candidates=candidates, plies=plies, confidence=confidence, seed=seed,
+        inference=inference,
+    )  # fmt: skip
     return simulation.run(iterations, time_limit, progress)
