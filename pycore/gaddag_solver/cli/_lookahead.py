@@ -26,6 +26,7 @@ def _lookahead_game(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     scores: tuple[int, int] = (0, 0)
     zero_turns = 0
     opponent = None
+    named = args.lexicon  # the lexicon used, by name or path: its leave table is the default
     if args.cgp is not None:
         position = parse_cgp(args.cgp, rules)
         board, rack = position.board, position.rack
@@ -34,6 +35,7 @@ def _lookahead_game(args: argparse.Namespace) -> tuple[Any, Any, Any]:
         if args.rack is not None:
             rack = Rack(args.rack, rules)
         lexicon = lexicons.get(position.lexicon)
+        named = named or position.lexicon
     else:
         board, rack = _board_position(args.board, args.rack, rules)
         lexicon = lexicons.get()
@@ -44,7 +46,7 @@ def _lookahead_game(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     table = None
     name = args.leaves
     if not name:
-        name = default_leaves(Path(args.lexicon or rules.default_lexicon or "").name.removesuffix(".gaddag"))
+        name = default_leaves(Path(named or rules.default_lexicon or "").name.removesuffix(".gaddag"))
     if name and name.lower() != NO_TABLE:
         try:
             table = Leaves.load(name, rules)

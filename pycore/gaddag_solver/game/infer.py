@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
-from ..board import Board, PositionError
-from ..move import PASS, PLAY, Move
+from ..board import Board, PositionError, letter_text, square_name
+from ..move import BLANK_FLAG, PASS, PLAY, Move
 from ..rules_core import core_rules
 from .play import Game, GameError
 
@@ -270,10 +270,17 @@ def last_move_on_board(board: Board, text: str, lexicon: Lexicon) -> tuple[Board
     rules = board.rules
     dr, dc = (0, 1) if across else (1, 0)
     codes = bytearray(board.codes())
-    for i, (_letter, through) in enumerate(squares):
+    for i, (letter, through) in enumerate(squares):
         r, c = row + i * dr, col + i * dc
         if not (0 <= r < rules.rows and 0 <= c < rules.cols) or not board.code(r, c):
             raise InferenceError(f"{written}: the board has no tile on the play's square {i + 1}")
+        here = letter_text(board.code(r, c), rules.alphabet)
+        if letter and rules.alphabet.normalize(letter) != rules.alphabet.normalize(here):
+            raise InferenceError(f"{written}: {square_name(r, c)} holds {here}, the move writes {letter}")
+        if not through and (letter != letter.upper()) != bool(board.code(r, c) & BLANK_FLAG):
+            blank = "a blank" if letter != letter.upper() else "a letter tile"
+            where = square_name(r, c)
+            raise InferenceError(f"{written}: {where} holds {here}, the move writes {blank} {letter}")
         if not through:
             codes[r * rules.cols + c] = 0
     before = Board(rules, bytes(codes))
