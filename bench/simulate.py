@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Simulation benchmark: how fast it simulates, and how much stronger it plays.
 
-    .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2]
+    .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2] [--threads 1,2]
     .venv/bin/python bench/simulate.py page [--seconds 10]
     .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
 
 ``speed`` simulates the candidates of positions taken from self-play (SOWPODS, the shipped leave
 table) for a fixed number of iterations with the stopping rule off, and prints playouts per
-second and candidate-plies per second (a playout is the candidate and its plies).
+second and candidate-plies per second (a playout is the candidate and its plies); with --threads
+1,2 each count in turn, with the speed-up over the first and whether the standings agree.
 
 ``page`` runs the same simulation in the page (Chromium, the built site, the worker's Pyodide) for
 --seconds on one mid-game position and natively for as many iterations, and prints playouts per
@@ -67,21 +68,35 @@ def positions(lexicon: Lexicon, leaves: Leaves, count: int, seed: int) -> list[G
 def speed(args: argparse.Namespace) -> None:
     lexicon, leaves = load(args.lexicon)
     games = positions(lexicon, leaves, args.positions, args.seed)
-    playouts = plies = 0
-    seconds = 0.0
-    for i, game in enumerate(games):
-        simulation = Simulation(game, leaves=leaves, plies=args.plies, confidence=0, seed=i)
-        started = time.perf_counter()
-        result = simulation.step(args.iterations)
-        seconds += time.perf_counter() - started
-        done = sum(c.iterations for c in result.candidates)
-        playouts += done
-        plies += done * (1 + args.plies)
+    counts = [int(n) for n in str(args.threads).split(",")]
     print(f"simulation speed, {args.lexicon}, {len(games)} positions, {args.iterations} iterations each, "
-          f"{args.plies} plies, one core")  # fmt: skip
-    print("| positions | playouts | seconds | playouts/s | candidate-plies/s |")
-    print("| --- | --- | --- | --- | --- |")
-    print(f"| {len(games)} | {playouts} | {seconds:.2f} | {playouts / seconds:.0f} | {plies / seconds:.0f} |")
+          f"{args.plies} plies, the stopping rule off")  # fmt: skip
+    print("| threads | positions | playouts | seconds | playouts/s | candidate-plies/s | speed-up | "
+          "same standing |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    baseline = None
+    first: list[object] = []
+    for threads in counts:
+        playouts = plies = 0
+        seconds = 0.0
+        standings = []
+        for i, game in enumerate(games):
+            simulation = Simulation(
+                game, leaves=leaves, plies=args.plies, confidence=0, seed=i, threads=threads
+            )
+            started = time.perf_counter()
+            result = simulation.step(args.iterations)
+            seconds += time.perf_counter() - started
+            done = sum(c.iterations for c in result.candidates)
+            playouts += done
+            plies += done * (1 + args.plies)
+            standings.append([(str(c.move), c.mean) for c in result.candidates])
+        rate = playouts / seconds
+        baseline = baseline or rate
+        first = first or standings
+        same = "yes" if standings == first else "NO"
+        print(f"| {threads} | {len(games)} | {playouts} | {seconds:.2f} | {rate:.0f} | "
+              f"{plies / seconds:.0f} | {rate / baseline:.2f}× | {same} |")  # fmt: skip
 
 
 def page(args: argparse.Namespace) -> None:
@@ -224,6 +239,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=0.25, help="the simulating player's time per turn")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", default="1", help="speed: thread counts to compare, e.g. 1,2")
     parser.add_argument("--candidates", type=int, default=15, help="match: candidates simulated (default 15)")
     parser.add_argument(
         "--confidence", type=float, default=0.99, help="match: the stopping rule's confidence"

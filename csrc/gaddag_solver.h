@@ -609,6 +609,29 @@ int gd_sim_run(void *sim, uint32_t iterations, gd_error *err);
 int gd_sim_results(const void *sim, gd_sim_candidate *out, uint32_t capacity, uint32_t *count, uint32_t *live,
                    uint64_t *iterations, gd_error *err);
 
+/*
+ * A run shared out among threads, with the same statistics as gd_sim_run for the same seed and
+ * iterations whatever the number of threads: gd_sim_seeds draws the next iterations' seeds (as
+ * gd_sim_run would, one per iteration); any thread plays an iteration with gd_sim_play (every
+ * candidate not dropped, from that seed's deal, into out[0..count) in the order given to
+ * gd_sim_start) in its own scratch of gd_sim_scratch_size() bytes (8-byte aligned), reading the
+ * state but not changing it; gd_sim_merge then adds the iterations in order (playouts[it * count +
+ * i]), with the stopping rule after each, so a candidate dropped at an iteration ignores its later
+ * playouts, and once one candidate is left the rest is ignored. Call gd_sim_merge with no thread
+ * playing.
+ */
+typedef struct gd_sim_playout {
+    int64_t value;     /* hundredths */
+    double win;
+    uint32_t bingo;    /* 1: the opponent's reply used a whole rack */
+    uint32_t played;   /* 1: this candidate was played (it was not dropped) */
+} gd_sim_playout;
+
+size_t gd_sim_scratch_size(void);
+int gd_sim_seeds(void *sim, uint32_t iterations, uint64_t *seeds, gd_error *err);
+int gd_sim_play(const void *sim, void *scratch, uint64_t seed, gd_sim_playout *out, gd_error *err);
+int gd_sim_merge(void *sim, const gd_sim_playout *playouts, uint32_t iterations, gd_error *err);
+
 /* ---- Endgame search (endgame.c; the method: docs/endgame.md) ------------------------------- */
 
 #define GD_ENDGAME_MAX_PLY 64

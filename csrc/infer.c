@@ -201,9 +201,14 @@ static int sample(infer_run *run, const uint8_t *pool, const uint8_t *base, uint
     return GD_OK;
 }
 
+/* By the tiles, then the weight: a total order on the entries' values, so whatever order qsort
+ * leaves equal ones in, the weights of a leave are summed in the same order on every platform. */
 static int by_counts(const void *a, const void *b)
 {
-    return memcmp(((const gd_inferred_leave *)a)->counts, ((const gd_inferred_leave *)b)->counts, 64);
+    const gd_inferred_leave *x = a, *y = b;
+    int order = memcmp(x->counts, y->counts, 64);
+    if (order) return order;
+    return x->weight < y->weight ? -1 : x->weight > y->weight;
 }
 
 /* Sort the leaves written and sum the weights of equal ones. */

@@ -24,6 +24,13 @@
 
 #define SIM_MAGIC 0x4753494du /* "GSIM" */
 
+/* Where playouts are played: a workspace and a game (only the part before the history is copied).
+ * The state has one (gd_sim_run's); each thread of a shared run has its own (gd_sim_play). */
+typedef struct sim_scratch {
+    gd_workspace workspace;
+    gd_game game;
+} sim_scratch;
+
 typedef struct gd_sim_state {
     uint32_t magic;
     uint32_t count;       /* candidates */
@@ -47,12 +54,12 @@ typedef struct gd_sim_state {
     gd_sim_candidate candidate[GD_SIM_MAX_CANDIDATES];
     double cross[GD_SIM_MAX_CANDIDATES][GD_SIM_MAX_CANDIDATES]; /* sums of v_i * v_j, i < j */
     gd_workspace base_workspace;   /* prepared for the position's board */
-    gd_workspace workspace;        /* a playout's */
     gd_game base;                  /* the position */
-    gd_game game;                  /* a playout's (only the part before the history is copied) */
+    sim_scratch scratch;           /* gd_sim_run's playouts */
 } gd_sim_state;
 
 size_t gd_sim_size(void) { return sizeof(gd_sim_state); }
+size_t gd_sim_scratch_size(void) { return sizeof(sim_scratch); }
 
 static uint32_t count_tiles(const uint8_t *rack, uint32_t alphabet_size)
 {
@@ -218,8 +225,8 @@ int gd_sim_start(void *state, const gd_lexicon *lex, const gd_rules *rules, cons
     if (rc) return rc;
     /* every candidate must be a move the player can make: try each on a copy */
     for (uint32_t i = 0; i < count; i++) {
-        memcpy(&sim->game, &sim->base, offsetof(gd_game, history));
-        rc = gd_game_move(&sim->game, rules, &candidates[i], err);
+        memcpy(&sim->scratch.game, &sim->base, offsetof(gd_game, history));
+        rc = gd_game_move(&sim->scratch.game, rules, &candidates[i], err);
         if (rc) {
             if (!err) return rc;
             char why[sizeof err->message];
@@ -248,47 +255,48 @@ static double lead_holds(double spread, double sigma)
     return 0.5 * (1.0 + (x < 0 ? -erf_a : erf_a));
 }
 
-/* Play candidate i from the deal in sim->game's bag and the opponent's rack; returns its value
- * (hundredths) and its estimated win probability. */
-static int playout(gd_sim_state *sim, uint32_t i, uint64_t seed, int64_t *value, double *win, gd_error *err)
+/* Play candidate i from the deal in the scratch game's bag and the opponent's rack: its value
+ * (hundredths), its estimated win probability and whether the opponent's reply was a bingo. */
+static int playout(const gd_sim_state *sim, sim_scratch *s, uint32_t i, uint64_t seed, gd_sim_playout *out,
+                   gd_error *err)
 {
     const gd_rules *rules = sim->rules;
     const uint32_t p = sim->player, q = 1 - p;
-    gd_game *g = &sim->game;
-    gd_sim_candidate *cand = &sim->candidate[i];
+    gd_game *g = &s->game;
     int32_t last_term[2] = {0, 0};
     gd_player player = {GD_PLAYER_EQUITY, sim->leaves};
 
-    memcpy(&sim->workspace, &sim->base_workspace, sizeof sim->workspace);
+    memcpy(&s->workspace, &sim->base_workspace, sizeof s->workspace);
     gd_rng_seed(&g->rng, seed); /* exchanges put tiles back at the same places for every candidate */
-    gd_move move = cand->move;
+    gd_move move = sim->candidate[i].move;
+    out->bingo = 0;
     for (uint32_t ply = 0;; ply++) {
         last_term[g->to_move] = gd_move_leave_term(rules, sim->leaves, g, &move);
-        if (ply == 1 && move.kind == GD_PLAY && move.tiles_placed >= rules->rack_size) cand->opponent_bingos++;
+        if (ply == 1 && move.kind == GD_PLAY && move.tiles_placed >= rules->rack_size) out->bingo = 1;
         int rc = gd_game_move(g, rules, &move, err);
         if (rc) return rc;
         if (move.kind == GD_PLAY) {
-            rc = gd_update_after_play(sim->lex, rules, g->board, &sim->workspace, &move, err);
+            rc = gd_update_after_play(sim->lex, rules, g->board, &s->workspace, &move, err);
             if (rc) return rc;
         }
         if (g->over || ply >= sim->plies) break;
-        rc = gd_choose_prepared(sim->lex, rules, g, &sim->workspace, &player, &move, err);
+        rc = gd_choose_prepared(sim->lex, rules, g, &s->workspace, &player, &move, err);
         if (rc) return rc;
     }
     int64_t gained = (int64_t)(g->score[p] - g->score[q]) - (int64_t)(sim->base.score[p] - sim->base.score[q]);
     int64_t v = 100 * gained;
     if (!g->over) v += last_term[p] - last_term[q];
-    *value = v;
+    out->value = v;
     double spread = (double)(g->score[p] - g->score[q]);
     if (g->over) {
-        *win = lead_holds(spread, 0);
+        out->win = lead_holds(spread, 0);
     } else {
         spread += (double)(last_term[p] - last_term[q]) / 100.0;
         uint32_t left = g->bag_count + count_tiles(g->rack[0], rules->alphabet_size) +
                         count_tiles(g->rack[1], rules->alphabet_size);
-        *win = lead_holds(spread, sim->spread_sigma * sqrt((double)left));
+        out->win = lead_holds(spread, sim->spread_sigma * sqrt((double)left));
     }
-    (void)q;
+    out->played = 1;
     return GD_OK;
 }
 
@@ -321,47 +329,86 @@ static void drop_beaten(gd_sim_state *sim)
     }
 }
 
+int gd_sim_seeds(void *state, uint32_t iterations, uint64_t *seeds, gd_error *err)
+{
+    gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    if (!seeds && iterations) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    for (uint32_t i = 0; i < iterations; i++) seeds[i] = gd_rng_next(&sim->rng);
+    return GD_OK;
+}
+
+int gd_sim_play(const void *state, void *scratch, uint64_t seed, gd_sim_playout *out, gd_error *err)
+{
+    const gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    if (!scratch || !out) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    sim_scratch *s = scratch;
+    const uint32_t q = 1 - sim->player;
+    uint8_t deal[GD_MAX_TILES];
+    gd_rng deal_rng;
+    gd_rng_seed(&deal_rng, seed ^ 0x9E3779B97F4A7C15ull);
+    deal_tiles(sim, &deal_rng, deal);
+    for (uint32_t i = 0; i < sim->count; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        if (sim->candidate[i].dropped) continue;
+        gd_game *g = &s->game;
+        memcpy(g, &sim->base, offsetof(gd_game, history));
+        memset(g->rack[q], 0, sizeof g->rack[q]);
+        for (uint32_t k = 0; k < sim->opponent_tiles; k++) g->rack[q][deal[k]]++;
+        g->bag_count = sim->pool_count - sim->opponent_tiles;
+        memcpy(g->bag, deal + sim->opponent_tiles, g->bag_count);
+        rc = playout(sim, s, i, seed, &out[i], err);
+        if (rc) return rc;
+    }
+    return GD_OK;
+}
+
+int gd_sim_merge(void *state, const gd_sim_playout *playouts, uint32_t iterations, gd_error *err)
+{
+    gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    if (!playouts && iterations) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    for (uint32_t it = 0; it < iterations && sim->live > 1; it++) {
+        const gd_sim_playout *row = playouts + (size_t)it * sim->count;
+        for (uint32_t i = 0; i < sim->count; i++)
+            if (!sim->candidate[i].dropped && !row[i].played)
+                return gd_set_error(err, GD_ERR_ARGUMENT, 0, "iteration %u: candidate %u was not played", it + 1,
+                                    i + 1);
+        for (uint32_t i = 0; i < sim->count; i++) {
+            gd_sim_candidate *c = &sim->candidate[i];
+            if (c->dropped) continue;
+            double v = (double)row[i].value;
+            c->iterations++;
+            c->value_sum += row[i].value;
+            c->value_squares += v * v;
+            c->wins += row[i].win;
+            c->opponent_bingos += row[i].bingo;
+            for (uint32_t j = i + 1; j < sim->count; j++)
+                if (!sim->candidate[j].dropped) sim->cross[i][j] += v * (double)row[j].value;
+        }
+        sim->iterations++;
+        drop_beaten(sim);
+    }
+    return GD_OK;
+}
+
 int gd_sim_run(void *state, uint32_t iterations, gd_error *err)
 {
     gd_sim_state *sim = state;
     int rc = check_state(sim, err);
     if (rc) return rc;
-    const gd_rules *rules = sim->rules;
-    const uint32_t q = 1 - sim->player;
-    int64_t values[GD_SIM_MAX_CANDIDATES];
-    uint8_t deal[GD_MAX_TILES];
+    gd_sim_playout row[GD_SIM_MAX_CANDIDATES];
     for (uint32_t it = 0; it < iterations && sim->live > 1; it++) {
-        const uint64_t seed = gd_rng_next(&sim->rng);
-        gd_rng deal_rng;
-        gd_rng_seed(&deal_rng, seed ^ 0x9E3779B97F4A7C15ull);
-        deal_tiles(sim, &deal_rng, deal);
-        for (uint32_t i = 0; i < sim->count; i++) {
-            gd_sim_candidate *c = &sim->candidate[i];
-            if (c->dropped) continue;
-            gd_game *g = &sim->game;
-            memcpy(g, &sim->base, offsetof(gd_game, history));
-            memset(g->rack[q], 0, sizeof g->rack[q]);
-            for (uint32_t k = 0; k < sim->opponent_tiles; k++) g->rack[q][deal[k]]++;
-            g->bag_count = sim->pool_count - sim->opponent_tiles;
-            memcpy(g->bag, deal + sim->opponent_tiles, g->bag_count);
-            double win = 0;
-            rc = playout(sim, i, seed, &values[i], &win, err);
-            if (rc) return rc;
-            double v = (double)values[i];
-            c->iterations++;
-            c->value_sum += values[i];
-            c->value_squares += v * v;
-            c->wins += win;
-        }
-        for (uint32_t i = 0; i < sim->count; i++) {
-            if (sim->candidate[i].dropped) continue;
-            for (uint32_t j = i + 1; j < sim->count; j++)
-                if (!sim->candidate[j].dropped) sim->cross[i][j] += (double)values[i] * (double)values[j];
-        }
-        sim->iterations++;
-        drop_beaten(sim);
+        uint64_t seed;
+        rc = gd_sim_seeds(sim, 1, &seed, err);
+        if (!rc) rc = gd_sim_play(sim, &sim->scratch, seed, row, err);
+        if (!rc) rc = gd_sim_merge(sim, row, 1, err);
+        if (rc) return rc;
     }
-    (void)rules;
     return GD_OK;
 }
 

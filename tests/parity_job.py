@@ -134,10 +134,12 @@ def games(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
 
 
 def look_ahead(lexicon: Lexicon, leaves: object) -> dict[str, object]:
-    """A seeded simulation (every candidate's statistics) and an endgame solved exactly: the same on
-    every platform. Win estimates go through exp(), so they are compared to 9 digits."""
+    """A seeded simulation (every candidate's statistics), an inference of the last move's leave
+    (sampled and exhaustive) and a simulation drawing from it, and an endgame solved exactly: the
+    same on every platform. Win estimates go through exp(), so they are compared to 9 digits."""
     from gaddag_solver import Game
     from gaddag_solver.game.endgame import solve_endgame
+    from gaddag_solver.game.infer import infer_last_move
     from gaddag_solver.game.simulate import Simulation
 
     game = Game.new(lexicon, seed=4)
@@ -147,11 +149,22 @@ def look_ahead(lexicon: Lexicon, leaves: object) -> dict[str, object]:
     rows = [
         [str(c.move), c.iterations, round(c.mean, 6), round(c.win_rate, 9), c.dropped] for c in sim.candidates
     ]
+    inferred = {}
+    for max_racks in (300, 5000):  # sampled, then every rack
+        inference = infer_last_move(game, leaves=leaves, max_racks=max_racks, seed=3)  # type: ignore[arg-type]
+        inferred[str(max_racks)] = [
+            inference.racks, inference.consistent, inference.exhaustive, round(inference.effective_racks, 6),
+            [[x.tiles, round(x.probability, 12)] for x in inference.leaves[:12]],
+        ]  # fmt: skip
+    sim_inferred = Simulation(game, leaves=leaves, candidates=4, seed=12, inference=inference).step(25)  # type: ignore[arg-type]
+    rows_inferred = [[str(c.move), c.iterations, round(c.mean, 6)] for c in sim_inferred.candidates]
     while game.bag_count:
         game.play(game.best_move("equity", leaves))
     endgame = solve_endgame(game, time_limit=None) if not game.over else None
     return {
         "sim": rows,
+        "inference": inferred,
+        "sim_inferred": rows_inferred,
         "endgame": None
         if endgame is None
         else [endgame.value, endgame.complete, list(map(str, endgame.line))],

@@ -306,6 +306,15 @@ class gd_sim_candidate(C.Structure):
     ]
 
 
+class gd_sim_playout(C.Structure):
+    _fields_ = [
+        ("value", C.c_int64),
+        ("win", C.c_double),
+        ("bingo", C.c_uint32),
+        ("played", C.c_uint32),
+    ]
+
+
 class gd_endgame_stats(C.Structure):
     _fields_ = [
         ("generations", C.c_uint64),
@@ -354,6 +363,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_infer_summary,
         gd_sim_options,
         gd_sim_candidate,
+        gd_sim_playout,
         gd_endgame_stats,
         gd_endgame_result,
         gd_work,
@@ -566,6 +576,10 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_sim_start", C.c_int, [P, P, P, P, P, C.c_uint32, P, P]),
     ("gd_sim_run", C.c_int, [P, C.c_uint32, P]),
     ("gd_sim_results", C.c_int, [P, P, C.c_uint32, P, P, P, P]),
+    ("gd_sim_scratch_size", C.c_size_t, []),
+    ("gd_sim_seeds", C.c_int, [P, C.c_uint32, P, P]),
+    ("gd_sim_play", C.c_int, [P, P, C.c_uint64, P, P]),
+    ("gd_sim_merge", C.c_int, [P, P, C.c_uint32, P]),
     ("gd_endgame_size", C.c_size_t, [C.c_uint32]),
     ("gd_endgame_start", C.c_int, [P, C.c_size_t, P, P, P, P, C.c_size_t, P]),
     ("gd_endgame_search", C.c_int, [P, C.c_uint32, C.c_uint64, P, P]),

@@ -331,6 +331,24 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
     for (uint32_t i = 0; i < got; i++)
         CHECK(out[i].iterations == 6 && out[i].wins >= 0 && out[i].wins <= 6, "candidate %u: %llu playouts", i,
               (unsigned long long)out[i].iterations);
+    /* the same iterations played one at a time in a scratch of their own, then merged */
+    void *shared = malloc(gd_sim_size());
+    void *scratch = malloc(gd_sim_scratch_size());
+    gd_sim_playout rows[6 * 3];
+    uint64_t seeds[6];
+    CHECK(gd_sim_start(shared, lex, rules, game, best, n, &so, &err) == GD_OK, "shared start: %s", err.message);
+    CHECK(gd_sim_seeds(shared, 6, seeds, &err) == GD_OK, "seeds: %s", err.message);
+    for (uint32_t it = 0; it < 6; it++)
+        CHECK(gd_sim_play(shared, scratch, seeds[it], rows + it * n, &err) == GD_OK, "play: %s", err.message);
+    CHECK(gd_sim_merge(shared, rows, 6, &err) == GD_OK, "merge: %s", err.message);
+    gd_sim_candidate merged[3];
+    CHECK(gd_sim_results(shared, merged, 3, &got, &live, &iterations, &err) == GD_OK && iterations == 6, "merged");
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(merged[i].value_sum == out[i].value_sum && merged[i].wins == out[i].wins &&
+                  merged[i].opponent_bingos == out[i].opponent_bingos,
+              "candidate %u: the shared run differs", i);
+    free(scratch);
+    free(shared);
     gd_move bad = best[0];
     bad.kind = 9;
     CHECK(gd_sim_start(sim, lex, rules, game, &bad, 1, &so, &err) == GD_ERR_ARGUMENT, "a bad candidate is refused");

@@ -96,7 +96,18 @@ from .movegen import (
 )
 from .movegen import _run_generator as _run_generator
 from .selfplay import PLAYER_KINDS, TURN_RECORD, TURN_SIZE, PlayedGame, SelfPlay, Turn, autoplay, read_game
-from .simulation import SIM_CANDIDATE, SimCandidateStats, SimState, sim_results, sim_run, sim_start
+from .simulation import (
+    SIM_CANDIDATE,
+    SimCandidateStats,
+    SimScratch,
+    SimState,
+    sim_merge,
+    sim_play,
+    sim_results,
+    sim_run,
+    sim_seeds,
+    sim_start,
+)
 from .training import RackStats, train_game
 
 __all__ = [
@@ -127,6 +138,7 @@ __all__ = [
     "STREAM_CHUNK",
     "SelfPlay",
     "SimCandidateStats",
+    "SimScratch",
     "SimState",
     "TURN_RECORD",
     "TURN_SIZE",
@@ -181,8 +193,11 @@ __all__ = [
     "prepare_and_generate",
     "read_checked",
     "read_game",
+    "sim_merge",
+    "sim_play",
     "sim_results",
     "sim_run",
+    "sim_seeds",
     "sim_start",
     "stream",
     "train_game",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from typing import Any, NamedTuple
 
 from .._binding import ffi, lib
@@ -9,7 +10,9 @@ from .errors import CoreError, _message
 from .lexicon import OpenedLexicon, ensure_walk_index
 from .movegen import MOVE_RECORD_SIZE
 
-INFERRED_LEAVE_SIZE = ffi.sizeof("gd_inferred_leave")
+INFERRED_LEAVE = struct.Struct("<d64s")  # gd_inferred_leave
+if INFERRED_LEAVE.size != ffi.sizeof("gd_inferred_leave"):  # pragma: no cover - header and layout disagree
+    raise ImportError("gd_inferred_leave's layout differs from the header's")
 
 
 class InferSummary(NamedTuple):
@@ -55,8 +58,8 @@ def infer(
     workspace = ffi.new("uint64_t[]", (lib.gd_workspace_size() + 7) // 8)
     moves = ffi.new("gd_move[]", 1)
     ffi.memmove(moves, move, MOVE_RECORD_SIZE)
-    unseen_bytes = ffi.new("uint8_t[]", bytes(unseen).ljust(64, b"\0"))
-    board_bytes = ffi.new("uint8_t[]", bytes(board))
+    unseen_bytes = bytes(unseen).ljust(64, b"\0")
+    board_bytes = bytes(board)
     rc = lib.gd_infer(
         lexicon.struct,
         rules,
@@ -73,7 +76,8 @@ def infer(
     if rc != lib.GD_OK:
         raise CoreError(_message(error) or f"gd_infer failed with code {rc}")
     n = int(summary.leaves)
-    leaves_out = [(bytes(ffi.buffer(out[i].counts, 64)), float(out[i].weight)) for i in range(n)]
+    data = ffi.buffer(out, n * INFERRED_LEAVE.size)[:] if n else b""
+    leaves_out = [(counts, weight) for weight, counts in INFERRED_LEAVE.iter_unpack(data)]
     return leaves_out, InferSummary(
         int(summary.racks),
         int(summary.consistent),

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from .._binding import ffi, lib
 from .errors import CoreError, _message
 from .game import GameState
+from .infer import INFERRED_LEAVE
 from .lexicon import OpenedLexicon, ensure_walk_index
 from .movegen import MOVE_RECORD_SIZE
 
@@ -81,13 +82,12 @@ def sim_start(
     options.seed = seed & 0xFFFFFFFFFFFFFFFF
     inferred: Any = ffi.NULL
     if opponent_leaves:
+        if any(len(counts) != 64 for counts, _weight in opponent_leaves):
+            raise CoreError("an inferred leave is 64 counts")
+        data = b"".join(INFERRED_LEAVE.pack(weight, counts) for counts, weight in opponent_leaves)
         inferred = ffi.new("gd_inferred_leave[]", len(opponent_leaves))
-        for i, (counts, weight) in enumerate(opponent_leaves):
-            if len(counts) != 64:
-                raise CoreError("an inferred leave is 64 counts")
-            inferred[i].weight = weight
-            ffi.memmove(inferred[i].counts, counts, 64)
-        options.opponent_leaves = inferred
+        ffi.memmove(inferred, data, len(data))
+        options.opponent_leaves = ffi.cast("gd_inferred_leave *", inferred)
         options.opponent_leave_count = len(opponent_leaves)
     state.keep = (lexicon, rules, leaves, inferred)
     rc = lib.gd_sim_start(
@@ -120,3 +120,41 @@ def sim_results(state: SimState) -> tuple[list[SimCandidateStats], int, int]:
         for record, dropped, _reserved, its, total, squares, wins, bingos in SIM_CANDIDATE.iter_unpack(data)
     ]
     return stats, int(live[0]), int(iterations[0])
+
+
+class SimScratch:
+    """A thread's scratch for gd_sim_play, the row it plays into and an error buffer of its own."""
+
+    __slots__ = ("buffer", "row", "error")
+
+    def __init__(self) -> None:
+        self.buffer = ffi.new("uint64_t[]", (lib.gd_sim_scratch_size() + 7) // 8)
+        self.row = ffi.new("gd_sim_playout[]", lib.GD_SIM_MAX_CANDIDATES)
+        self.error = ffi.new("gd_error *")
+
+
+PLAYOUT_SIZE = ffi.sizeof("gd_sim_playout")
+
+
+def sim_seeds(state: SimState, iterations: int) -> list[int]:
+    """The seeds of the next `iterations` iterations (the state's generator moves on)."""
+    seeds = ffi.new("uint64_t[]", max(1, iterations))
+    state.check(lib.gd_sim_seeds(state.buffer, iterations, seeds, state.error), "gd_sim_seeds")
+    return [int(seeds[i]) for i in range(iterations)]
+
+
+def sim_play(state: SimState, scratch: SimScratch, seed: int, count: int) -> bytes:
+    """The playouts of iteration `seed` for the `count` candidates (any thread, its own scratch)."""
+    rc = lib.gd_sim_play(state.buffer, scratch.buffer, seed, scratch.row, scratch.error)
+    if rc != lib.GD_OK:
+        raise CoreError(_message(scratch.error) or f"gd_sim_play failed with code {rc}")
+    return ffi.buffer(scratch.row, count * PLAYOUT_SIZE)[:]
+
+
+def sim_merge(state: SimState, rows: list[bytes]) -> None:
+    """Add the iterations' playouts (sim_play's rows) in order, with the stopping rule after each."""
+    data = b"".join(rows)
+    playouts = ffi.new("gd_sim_playout[]", max(1, len(data) // PLAYOUT_SIZE))
+    if data:
+        ffi.memmove(playouts, data, len(data))
+    state.check(lib.gd_sim_merge(state.buffer, playouts, len(rows), state.error), "gd_sim_merge")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -32,7 +33,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 print(f"no inference from {inference.move}: {inference.reason}", file=sys.stderr)
         simulation = Simulation(
             game, leaves=table, candidates=args.candidates, plies=args.plies, confidence=args.confidence,
-            seed=args.seed, inference=inference,
+            seed=args.seed, inference=inference, threads=args.threads,
         )  # fmt: skip
     except (SimulationError, InferenceError) as exc:
         return _error(str(exc), EXIT_USAGE)
@@ -105,6 +106,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plies", type=_count, default=2, help="moves played after each candidate (default 2)")
     p.add_argument("--iterations", type=_count, default=2000, help="most iterations (default 2000)")
     p.add_argument("--time", type=_seconds, metavar="SECONDS", help="stop after this long")
+    p.add_argument(
+        "--threads",
+        type=_at_least_one,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="threads the iterations are shared out among (default: every core, here "
+        f"{os.cpu_count() or 1}); the standing is the same for any N",
+    )
     p.add_argument(
         "--infer",
         metavar="LAST_MOVE",

@@ -13,8 +13,10 @@ it a time or iteration limit, and reads the statistics back as :class:`SimCandid
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
@@ -37,6 +39,7 @@ DEFAULT_ITERATIONS = 2000
 DEFAULT_SPREAD_SIGMA = 6.5
 MAX_CANDIDATES = 64
 MAX_PLIES = 16
+MAX_THREADS = 256
 
 
 class SimulationError(GameError):
@@ -113,7 +116,10 @@ def prune_threshold(confidence: float, candidates: int) -> float:
 
 class Simulation:
     """A simulation of the position of ``game`` for the player to move. The candidates are the
-    ``candidates`` best moves by static equity (exchanges included), or the moves given."""
+    ``candidates`` best moves by static equity (exchanges included), or the moves given. With an
+    ``inference`` (game/infer.py) the opponent's rack is drawn from what they likely kept; with
+    ``threads`` > 1 each step's iterations are shared out among that many threads, the standing
+    the same as with one for the same seed and iterations."""
 
     def __init__(
         self,
@@ -127,7 +133,12 @@ class Simulation:
         spread_sigma: float = DEFAULT_SPREAD_SIGMA,
         seed: int = 0,
         inference: Inference | None = None,
+        threads: int = 1,
     ) -> None:
+        if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise SimulationError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+        if threads > 1 and sys.platform == "emscripten":
+            raise SimulationError("threads are not available in the browser: use one")
         if game.over:
             raise SimulationError("the game is over: there is nothing to simulate")
         if not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
@@ -147,6 +158,8 @@ class Simulation:
             raise SimulationError("the player to move has no play or exchange to simulate (only the pass)")
         self.game = game
         self.moves = moves
+        self.threads = threads
+        self._scratches = [core.SimScratch() for _ in range(threads)] if threads > 1 else []
         self.leaves = leaves
         self.plies = plies
         self._stop = False
@@ -180,11 +193,29 @@ class Simulation:
         """Run up to ``iterations`` more iterations and return the standing."""
         started = time.perf_counter()
         try:
-            core.sim_run(self._state, iterations)
+            if self._scratches and iterations > 1:
+                self._shared_step(iterations)
+            else:
+                core.sim_run(self._state, iterations)
         except core.CoreError as error:
             raise SimulationError(str(error)) from None
         self._elapsed += time.perf_counter() - started
         return self.result()
+
+    def _shared_step(self, iterations: int) -> None:
+        """``iterations`` shared out among the threads (row k to thread k mod threads), then added in
+        order: the statistics of one thread's run, whatever the number (see gd_sim_merge)."""
+        state, count, scratches = self._state, len(self.moves), self._scratches
+        seeds = core.sim_seeds(state, iterations)
+        rows: list[bytes] = [b""] * iterations
+
+        def play(k: int) -> None:
+            for row in range(k, iterations, len(scratches)):
+                rows[row] = core.sim_play(state, scratches[k], seeds[row], count)
+
+        with ThreadPoolExecutor(len(scratches)) as pool:
+            list(pool.map(play, range(len(scratches))))
+        core.sim_merge(state, rows)
 
     def batches(
         self, iterations: int = DEFAULT_ITERATIONS, time_limit: float | None = None, batch: int | None = None
@@ -270,12 +301,13 @@ def simulate(
     seed: int = 0,
     progress: Callable[[SimResult], object] | None = None,
     inference: Inference | None = None,
+    threads: int = 1,
 ) -> SimResult:
     """Simulate the position of ``game`` for the player to move and return the candidates ranked
     (see :class:`Simulation`; the same seed gives the same result natively and in the browser
     when the iterations, not the time, end it)."""
     simulation = Simulation(
         game, leaves=leaves, candidates=candidates, plies=plies, confidence=confidence, seed=seed,
-        inference=inference,
+        inference=inference, threads=threads,
     )  # fmt: skip
     return simulation.run(iterations, time_limit, progress)
