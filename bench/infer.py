@@ -255,7 +255,7 @@ def main() -> int:
     parser.add_argument("--candidates", type=int, default=6)
     parser.add_argument("--confidence", type=float, default=0.95)
     parser.add_argument("--min-iterations", type=int, default=16)
-    parser.add_argument("--tolerance", type=float, default=5.0, help="match: the inference's tolerance")
+    parser.add_argument("--tolerance", type=float, default=2.0, help="match: the inference's tolerance")
     parser.add_argument("--log", default="bench-infer-match.jsonl", help="match: finished pairs (resumable)")
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")

@@ -29,8 +29,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # A move within this many points of a rack's best by equity counts as one the rack would make:
 # players and other engines value leaves differently from our table, and without a margin a rack
-# whose best beats the move by a point would be ruled out (bench/infer.py measures the choice).
-DEFAULT_TOLERANCE = 5.0
+# whose best beats the move by a point would be ruled out. bench/infer.py tolerance: against a
+# player valuing leaves by another table, 0 misses the real leave on 7% of turns, 2 never does
+# and keeps most of 0's sharpness (docs/inference.md).
+DEFAULT_TOLERANCE = 2.0
 # Exhaustive up to this many racks (a play of 1-2 tiles keeps 5-6 unknown tiles: more racks than
 # this, so they are sampled); about a second on one core.
 DEFAULT_MAX_RACKS = 20_000
