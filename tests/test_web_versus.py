@@ -21,6 +21,7 @@ from gaddag_solver.game.play import Game
 from gaddag_solver.game.simulate import Simulation
 from gaddag_solver.move import Move
 from gaddag_solver.web_api.versus import turn_seed
+from test_web_a11y import assert_accessible
 from test_web_e2e import ARTIFACTS, Page, open_position
 
 pytestmark = test_web_e2e.pytestmark
@@ -214,12 +215,15 @@ def test_a_seeded_game_is_the_native_game(
             if turns >= 6 and not undone:
                 # practice: the player's move and the reply taken back, then made again
                 undone = True
-                v.p.click("#vs-undo")
+                assert v.p.locator("#vs-undo").is_enabled()
+                v.p.focus("#vs-board-input")
+                v.p.keyboard.press("Control+z")  # as Undo turn: never the hidden solver's undo
                 v.p.wait_for_function(f"() => window.gaddag.versus().turns.length === {turns - 2}")
                 game.undo()
                 game.undo()
                 check_shown(v, game, human)
                 assert "taken back" in v.shown()["message"]
+                assert v.p.evaluate("window.gaddag.boardRows()") == EMPTY
             if turns >= 12 and not reloaded:
                 # a reload, offline: the game comes back as it was, from the seed and the moves kept
                 reloaded = True
@@ -393,6 +397,12 @@ def test_layout(browser: object, server: str, width: int, height: int) -> None:
         assert v.p.evaluate("document.documentElement.scrollWidth") <= width
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         v.p.screenshot(path=str(ARTIFACTS / f"versus-{width}x{height}.png"))
+        # WCAG 2 A/AA (axe-core), with the game under way and with the new game's form open
+        assert_accessible(v.page, f"in a game at {width}x{height}")
+        v.p.click("#vs-new-box summary")
+        v.p.select_option("#vs-level", "simulation")
+        assert v.p.locator("#vs-seconds").is_visible()
+        assert_accessible(v.page, f"with the new game's form at {width}x{height}")
         assert not v.page.errors, v.page.errors
     finally:
         v.close()

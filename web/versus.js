@@ -96,6 +96,24 @@ export class VersusPanel {
       const tile = event.target.closest(".vs-tile");
       if (tile && !tile.disabled) this.typeTile(tile.dataset.tile);
     });
+    // The solver's keys stay with the solver: in this view Ctrl+Z takes back a turn (practice) and
+    // never undoes an edit of the hidden solver's board, and ← → Home End do not step a review.
+    window.addEventListener(
+      "keydown",
+      (event) => {
+        if (!this.isOpen()) return;
+        const field = event.target.closest?.("input, textarea, select") && event.target.id !== "vs-board-input";
+        const key = event.key.toLowerCase();
+        if ((event.ctrlKey || event.metaKey) && !event.altKey && (key === "z" || key === "y") && !field) {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          if (key === "z" && !event.shiftKey && this.saved.game?.practice && this.state?.can_undo) this.move("undo");
+        } else if (["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key) && !event.target.closest?.("input, textarea, select")) {
+          event.stopImmediatePropagation();
+        }
+      },
+      { capture: true },
+    );
     this.levelShown();
   }
 
@@ -318,8 +336,19 @@ export class VersusPanel {
     this.judge();
   }
 
+  /** The tiles placed marked as such, and the last move's score on its last tile. */
   markPending() {
     this.board.squares.forEach((sq, i) => sq.classList.toggle("pending", Boolean(this.board.cells[i] && !this.fixed[i])));
+    for (const badge of this.board.grid.querySelectorAll(".vs-badge")) badge.remove();
+    const last = this.state?.turns.at(-1);
+    if (!last?.tiles?.length) return;
+    const [r, c] = last.tiles.reduce((a, b) => (a[0] + a[1] >= b[0] + b[1] ? a : b));
+    const badge = Object.assign(document.createElement("span"), {
+      className: `vs-badge ${last.player === this.state.human ? "you" : "cpu"}`,
+      textContent: `+${last.score}`,
+    });
+    badge.setAttribute("aria-hidden", "true"); // the square's name says "last move"; the status says the score
+    this.board.squares[this.board.index(r, c)].append(badge);
   }
 
   recall() {
