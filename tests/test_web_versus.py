@@ -182,6 +182,16 @@ def check_shown(v: Versus, game: Game, human: int) -> None:
     assert shown["unseen"] == game.unseen(human).counts
     last = game.history[-1].move if game.history else None
     assert sorted(shown["last"]) == sorted([r, c] for r, c, _l, _b in (last.tiles if last else []))
+    # the last move's score on its last tile, and in that square's name (once)
+    scored = v.p.eval_on_selector_all(
+        "#vs-board .sq[data-score]", "els => els.map((e) => [e.dataset.score, e.getAttribute('aria-label')])"
+    )
+    if last is not None and last.kind == "play":
+        assert len(scored) == 1 and scored[0][0] == f"+{last.score}"
+        assert scored[0][1].count("for the last move") == 1
+        assert scored[0][1].endswith(f", +{last.score} for the last move")
+    else:
+        assert scored == []
     if not game.over:
         # the computer's rack is nowhere in what the page holds or shows
         theirs = str(game.rack(1 - human))
@@ -366,10 +376,31 @@ def test_simulating_computer_takes_its_time(
 
 
 @pytest.mark.parametrize(("width", "height"), [(1400, 1000), (1920, 1080), (390, 844)])
-def test_layout(browser: object, server: str, width: int, height: int) -> None:
+def test_layout(
+    browser: object, server: str, lexicon: Lexicon, leaves: Leaves, width: int, height: int
+) -> None:
     v = Versus(browser, server, width, height)
+    game = Game.new(lexicon, ENGLISH, 31)
     try:
         v.start(31, "equity", 0, practice=True)
+        # a move made with the pointer: its first square clicked (twice to turn down), its tiles
+        # clicked on the rack, then Play
+        move = game.best_move("equity", leaves)
+        assert move.kind == "play" and not any(blank for *_rest, blank in move.tiles)
+        square = v.p.locator(f"#vs-board .sq[data-r='{move.row}'][data-c='{move.col}']")
+        square.click()
+        if ("Across" in v.p.inner_text("#vs-dir")) != (move.direction == "across"):
+            square.click()
+        for letter in move.word:
+            v.p.click(f"#vs-rack .vs-tile[data-tile='{letter}']:not(.placed)")
+        v.p.wait_for_function("() => document.querySelector('#vs-pending').dataset.legal === 'true'")
+        assert v.p.inner_text("#vs-pending").startswith(f"{move.coord} {move.word}: {move.score} points")
+        v.p.click("#vs-play")
+        v.p.wait_for_function("() => window.gaddag.versus().turns.length === 2")
+        v.idle()
+        game.play(move)
+        game.play(game.best_move("equity", leaves))
+        check_shown(v, game, 0)
         v.p.click("#vs-hint")
         v.p.wait_for_function("() => window.gaddag.versusPending().length > 0")
         v.p.evaluate("window.scrollTo(0, 0)")

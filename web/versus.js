@@ -176,6 +176,10 @@ export class VersusPanel {
 
   /** A new game with the form's level, seed and first player, on the page's rules and lexicon. */
   async start() {
+    if (this.busy) {
+      this.showError("Wait for the computer's move before starting a new game.");
+      return;
+    }
     const { rules, lexicon, leaves } = this.hooks.context();
     if (!lexicon) {
       this.showError(`No lexicon is built for ${rules.title}: a game cannot be played here.`);
@@ -339,16 +343,20 @@ export class VersusPanel {
   /** The tiles placed marked as such, and the last move's score on its last tile. */
   markPending() {
     this.board.squares.forEach((sq, i) => sq.classList.toggle("pending", Boolean(this.board.cells[i] && !this.fixed[i])));
-    for (const badge of this.board.grid.querySelectorAll(".vs-badge")) badge.remove();
+    for (const sq of this.board.grid.querySelectorAll("[data-score]")) {
+      sq.classList.remove("by-you", "by-cpu");
+      sq.setAttribute("aria-label", sq.getAttribute("aria-label").replace(/, \+\d+ for the last move$/, ""));
+      delete sq.dataset.score;
+    }
     const last = this.state?.turns.at(-1);
     if (!last?.tiles?.length) return;
     const [r, c] = last.tiles.reduce((a, b) => (a[0] + a[1] >= b[0] + b[1] ? a : b));
-    const badge = Object.assign(document.createElement("span"), {
-      className: `vs-badge ${last.player === this.state.human ? "you" : "cpu"}`,
-      textContent: `+${last.score}`,
-    });
-    badge.setAttribute("aria-hidden", "true"); // the square's name says "last move"; the status says the score
-    this.board.squares[this.board.index(r, c)].append(badge);
+    // drawn by CSS (::before, from data-score) and said in the square's name, which the board
+    // writes afresh at each drawing
+    const square = this.board.squares[this.board.index(r, c)];
+    square.dataset.score = `+${last.score}`;
+    square.classList.add(last.player === this.state.human ? "by-you" : "by-cpu");
+    square.setAttribute("aria-label", `${square.getAttribute("aria-label")}, +${last.score} for the last move`);
   }
 
   recall() {
