@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from gaddag_solver import web_api
 from gaddag_solver.formats.leaves import Leaves
+from gaddag_solver.game.endgame import solve_endgame
 from gaddag_solver.game.play import Game
+from gaddag_solver.game.preendgame import PreendgameSearch
 from gaddag_solver.game.simulate import DEFAULT_ITERATIONS, Simulation
 from gaddag_solver.lexicon import Lexicon
 from gaddag_solver.rules import Rules
@@ -158,6 +160,67 @@ def test_simulation_level_plays_the_simulations_best(lexicon: Lexicon, leaves: L
     game.play(first)
     check_same(state, game, 1)
     assert DEFAULT_ITERATIONS >= search["iterations"]
+
+
+def replayed(lexicon: Lexicon, seed: int, moves: list[dict[str, Any]]) -> Game:
+    """The native game of ``seed`` after ``moves`` (as the answers write them)."""
+    game = Game.new(lexicon, ENGLISH, seed)
+    for made in moves:
+        if made["kind"] == "exchange":
+            game.exchange(made["tiles"])
+        elif made["kind"] == "pass":
+            game.pass_turn()
+        else:
+            tiles = sorted(tuple(t) for t in made["tiles"])
+            game.play(next(m for m in game.moves() if m.kind == "play" and sorted(m.tiles) == tiles))
+    return game
+
+
+def test_lookahead_level_searches_the_end(lexicon: Lexicon, leaves: Leaves) -> None:
+    """Near the end the look-ahead computer plays the pre-endgame's best (one of its candidates)
+    and, with the bag empty, the exact endgame's: the value the native search finds."""
+    seed = 4
+    state = new(seed, "lookahead", sim_ms=800)
+    kinds = []
+    solved = fallbacks = 0
+    while not state["over"]:
+        if state["to_move"] == 0:
+            state = human_move(state)
+            continue
+        before = replayed(lexicon, seed, state["moves"])
+        state = ask(action="computer")
+        assert "error" not in state, state
+        search = state["search"]
+        made = state["turns"][-1]
+        kinds.append(search["kind"] if search else None)
+        if before.bag_count == 0:
+            assert search["kind"] == "endgame"
+            if search["complete"]:  # solved within its time (a loaded machine may not): exact
+                native = solve_endgame(before)
+                assert native.complete
+                assert search["value"] == native.value
+                assert search["line"][0] == str(native.best)
+                solved += 1
+            else:
+                assert search["reason"] == "time"
+        elif before.bag_count <= 6 and search["kind"] == "simulation":  # the pre-endgame ran out of time
+            assert search["fallback"].startswith("the pre-endgame valued no candidate")
+            fallbacks += 1
+        elif before.bag_count <= 6:
+            assert search["kind"] == "preendgame"
+            search_native = PreendgameSearch(before, leaves=leaves).run(time_limit=0.001)
+            candidates = {str(c.move) for c in search_native.candidates}
+            assert search["best"]["move"] in candidates
+        else:
+            assert search["kind"] == "simulation"
+        # the move made is the search's choice
+        chosen = search["line"][0] if search["kind"] == "endgame" else search["best"]["move"]
+        if made["kind"] == "play":
+            assert chosen == f"{made['text']} {made['score']}"
+        check_same(state, replayed(lexicon, seed, state["moves"]), 0)
+    # the pre-endgame chose a move (or, on a machine too loaded for it, said why it did not)
+    assert "endgame" in kinds and "simulation" in kinds and solved >= 1
+    assert "preendgame" in kinds or fallbacks
 
 
 def test_bad_requests_say_why(lexicon: Lexicon) -> None:

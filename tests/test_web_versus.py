@@ -17,6 +17,7 @@ import pytest
 import test_web_e2e
 from gaddag_solver import Lexicon, Rules
 from gaddag_solver.formats.leaves import Leaves
+from gaddag_solver.game.endgame import solve_endgame
 from gaddag_solver.game.play import Game
 from gaddag_solver.game.simulate import Simulation
 from gaddag_solver.move import Move
@@ -62,7 +63,7 @@ class Versus:
         if self.p.get_attribute("#vs-new-box", "open") is None:
             self.p.click("#vs-new-box summary")
         self.p.select_option("#vs-level", level)
-        if level == "simulation":
+        if level in ("simulation", "lookahead"):
             self.p.fill("#vs-seconds", str(seconds))
         self.p.select_option("#vs-first", str(human))
         self.p.fill("#vs-seed", str(seed))
@@ -371,6 +372,44 @@ def test_simulating_computer_takes_its_time(
         game.play(move)
         game.play(native_move(game, v.state()["moves"][-1]))
         check_shown(v, game, human)
+    finally:
+        v.close()
+
+
+def test_lookahead_computer_plays_the_endgame_exactly(
+    browser: object, server: str, lexicon: Lexicon, leaves: Leaves
+) -> None:
+    """The look-ahead level to the end of a game: the player's moves the native equity player's,
+    the computer's replayed natively; with the bag empty its move is the native endgame search's."""
+    seed = 4
+    human = 0
+    game = Game.new(lexicon, ENGLISH, seed)
+    v = Versus(browser, server)
+    endgames = 0
+    try:
+        v.start(seed, "lookahead", human, seconds=0.5)
+        assert "look-ahead, 0.5 s a move" in v.p.inner_text("#vs-level-name")
+        while not game.over:
+            move = game.best_move("equity", leaves)
+            state = v.make(move)
+            game.play(move)
+            if game.over:
+                break
+            search = state.get("search") or {}
+            if game.bag_count == 0:
+                assert search["kind"] == "endgame"
+                if search["complete"]:  # solved within its time (a loaded machine may not): exact
+                    native = solve_endgame(game)
+                    assert native.complete
+                    assert (search["value"], search["line"][0]) == (native.value, str(native.best))
+                    endgames += 1
+                else:
+                    assert search["reason"] == "time"
+            game.play(native_move(game, state["moves"][-1]))
+            check_shown(v, game, human)
+        assert endgames >= 1
+        assert v.state()["end"]["adjustments"] == list(game.end_adjustments)
+        assert not v.page.errors, v.page.errors
     finally:
         v.close()
 

@@ -1,5 +1,6 @@
 // A game against the computer (docs/versus.md): the page's player against one of the engine's
-// players — greedy, static equity or a simulation for a time per move — held by the worker
+// players — greedy, static equity, a simulation for a time per move, or the look-ahead (the
+// simulation, then the pre-endgame and the exact endgame near the end) — held by the worker
 // (web_api.versus, a Python Game). The player places tiles on this view's own board (as on the
 // solver's: click a square and type, or click the rack's tiles) and presses Play or Enter; the
 // computer answers at once, its move marked on the board with its score. Only the player's rack
@@ -16,7 +17,9 @@ const LEVELS = {
   greedy: "greedy (highest score)",
   equity: "static equity",
   simulation: "simulation",
+  lookahead: "look-ahead",
 };
+const TIMED = new Set(["simulation", "lookahead"]); // the levels given a time per move
 
 function load() {
   try {
@@ -152,7 +155,7 @@ export class VersusPanel {
   }
 
   levelShown() {
-    $("vs-seconds-field").hidden = $("vs-level").value !== "simulation";
+    $("vs-seconds-field").hidden = !TIMED.has($("vs-level").value);
   }
 
   save() {
@@ -194,7 +197,7 @@ export class VersusPanel {
     $("vs-seed").removeAttribute("aria-invalid");
     const seconds = Number($("vs-seconds").value);
     const level = $("vs-level").value;
-    if (level === "simulation" && !(seconds >= 0.1 && seconds <= 60)) {
+    if (TIMED.has(level) && !(seconds >= 0.1 && seconds <= 60)) {
       this.showError("The time per move is from 0.1 to 60 seconds.");
       $("vs-seconds").setAttribute("aria-invalid", "true");
       return;
@@ -256,7 +259,9 @@ export class VersusPanel {
 
   async computer() {
     const game = this.saved.game;
-    const thinking = game.level === "simulation" ? ` (simulating for ${game.sim_ms / 1000} s)` : "";
+    const state = this.state;
+    const searching = game.level === "lookahead" && state && state.bag <= 6 ? "searching" : "simulating";
+    const thinking = TIMED.has(game.level) ? ` (${searching} for up to ${game.sim_ms / 1000} s)` : "";
     this.setStatus(`The computer is thinking${thinking}…`);
     $("versus").setAttribute("aria-busy", "true");
     this.busy = true;
@@ -447,7 +452,7 @@ export class VersusPanel {
     const cpu = 1 - you;
     $("vs-score-you").textContent = String(state.scores[you]);
     $("vs-score-cpu").textContent = String(state.scores[cpu]);
-    const level = LEVELS[state.level] + (state.level === "simulation" ? `, ${state.sim_ms / 1000} s a move` : "");
+    const level = LEVELS[state.level] + (TIMED.has(state.level) ? `, ${state.sim_ms / 1000} s a move` : "");
     $("vs-level-name").textContent = level;
     const yourTurn = !state.over && state.to_move === you;
     $("vs-you").classList.toggle("to-move", yourTurn);

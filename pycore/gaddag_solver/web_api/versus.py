@@ -10,9 +10,11 @@ again, so a game whose computer simulated for a time comes back as it was played
 ``request["action"]``:
 
 - ``"new"``: ``lexicon``, ``rules``, ``leaves`` (a loaded table's name, or null: every leave
-  worth 0), ``level`` (``greedy``, ``equity`` or ``simulation``), ``sim_ms`` (the time per move
-  of the simulation, 100 to 60,000 ms), ``seed`` (0 to 2**53 - 1), ``human`` (0: the player moves
-  first, 1: the computer does) and ``moves`` (the moves so far, as answers give them: replayed);
+  worth 0), ``level`` (``greedy``, ``equity``, ``simulation`` or ``lookahead``: the simulation,
+  the pre-endgame with 1 to 6 tiles in the bag and the exact endgame with none), ``sim_ms`` (the
+  time per move of the simulation or search, 100 to 60,000 ms), ``seed`` (0 to 2**53 - 1),
+  ``human`` (0: the player moves first, 1: the computer does) and ``moves`` (the moves so far, as
+  answers give them: replayed);
 - ``"play"`` (``tiles``: ``[[row, col, letter, blank], ...]``, the tiles the player placed),
   ``"exchange"`` (``tiles``: rack text), ``"pass"``: the player's move;
 - ``"computer"``: the computer chooses and makes its move;
@@ -32,7 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..formats.leaves import Leaves
+from ..game.endgame import EndgameError, solve_endgame
 from ..game.play import Game, GameError
+from ..game.preendgame import MAX_BAG, PreendgameError, solve_preendgame
 from ..game.simulate import DEFAULT_ITERATIONS, Simulation, SimulationError
 from ..game.verdict import judge_tiles
 from ..move import EXCHANGE, PASS, PLAY, Move
@@ -41,7 +45,7 @@ from ..rules import Rules
 from ._base import ApiError, _choice, _error, _placed
 from .loaded import _leave_table, _solver
 
-LEVELS = ("equity", "greedy", "simulation")
+LEVELS = ("equity", "greedy", "simulation", "lookahead")
 MIN_SIM_MS = 100
 MAX_SIM_MS = 60_000
 DEFAULT_SIM_MS = 2_000
@@ -74,20 +78,52 @@ class Versus:
         return 1 - self.human
 
     def computer_move(self) -> Move:
-        """The computer's move now, by its level (a simulation seeded by the game and the turn)."""
+        """The computer's move now, by its level (a simulation seeded by the game and the turn;
+        ``lookahead``: the exact endgame search with the bag empty, the pre-endgame with 1 to 6
+        tiles in it, else the simulation; each given ``sim_ms``)."""
         game = self.game
+        self.last_search = None
         if self.level == "greedy":
             return game.best_move("greedy")
         if self.level == "equity":
             return game.best_move("equity", self.leaves)
+        if self.level == "lookahead" and game.bag_count == 0:
+            try:
+                ended = solve_endgame(game, time_limit=self.sim_ms / 1000)
+            except EndgameError:
+                ended = None
+            if ended is not None and ended.line:
+                self.last_search = {"kind": "endgame", **ended.to_dict()}
+                return ended.best
+        fallback = None
+        if self.level == "lookahead" and 1 <= game.bag_count <= MAX_BAG:
+            try:
+                pre = solve_preendgame(game, leaves=self.leaves, time_limit=self.sim_ms / 1000)
+            except PreendgameError as exc:
+                pre, fallback = None, str(exc)
+            if pre is not None and pre.best_index is None:
+                fallback = f"the pre-endgame valued no candidate in every world in {self.sim_ms} ms"
+            if pre is not None and pre.best_index is not None:
+                best = pre.best
+                self.last_search = {
+                    "kind": "preendgame",
+                    "complete": pre.complete,
+                    "reason": pre.reason,
+                    "method": pre.method,
+                    "elapsed_ms": round(pre.elapsed * 1000),
+                    "candidates": len(pre.candidates),
+                    "best": {"move": str(best.move), "win": None if best.win is None else float(best.win)},
+                }
+                return best.move
         seed = turn_seed(self.seed, len(game.history))
         try:
             simulation = Simulation(game, leaves=self.leaves, seed=seed)
         except SimulationError:  # no play or exchange (only the pass): what the equity player does
-            self.last_search = None
             return game.best_move("equity", self.leaves)
         result = simulation.run(DEFAULT_ITERATIONS, self.sim_ms / 1000)
         self.last_search = {
+            "kind": "simulation",
+            **({"fallback": fallback} if fallback else {}),
             "iterations": result.iterations,
             "candidates": len(result.candidates),
             "reason": result.reason,
