@@ -131,8 +131,8 @@ export class VersusPanel {
     $("versus").hidden = !on;
     document.querySelector("main.layout").hidden = on;
     document.body.classList.toggle("versus-mode", on);
+    // a button that names where it goes (its name changes, so it is not also a toggle's state)
     $("versus-toggle").textContent = on ? "Back to the solver" : "Play the computer";
-    $("versus-toggle").setAttribute("aria-pressed", String(on));
     this.saved.open = on;
     this.save();
     if (on && !this.state && !this.busy) {
@@ -242,7 +242,10 @@ export class VersusPanel {
       this.busy = false;
       delete document.body.dataset.versusBusy;
       this.showError(error.message);
-      if (fresh) this.setStatus("");
+      if (fresh) {
+        this.setStatus("");
+        $("vs-new-box").open = true; // a saved game that cannot be played again: a new one can
+      }
       return null;
     }
     this.busy = false;
