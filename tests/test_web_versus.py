@@ -365,7 +365,7 @@ def test_simulating_computer_takes_its_time(
             search["best"]["move"] == f"{made['text']} {made['score']}"
             and search["best"]["move"] in candidates
         )
-        assert search["elapsed_ms"] <= 500 + 300 and took < 30
+        assert search["elapsed_ms"] <= 500 + 500 and took < 30  # the last batch may overrun
         assert search["iterations"] > 0
         assert "simulation, 0.5 s a move" in v.p.inner_text("#vs-level-name")
         game.play(candidates[search["best"]["move"]])
