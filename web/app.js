@@ -1,8 +1,8 @@
 // The page: wires the board editor, the rack, the selectors (rules, lexicon, leave table,
 // exchanges), CGP import/export, the unseen-tiles panel, the move list and its filters
 // (filters.js), the replay of a recorded game (replay.js), undo (undo.js), the words on the
-// board checked (wordcheck.js), the word tools (wordtools.js), the players (players.js) and the
-// phone layout (phone.js) to the solver worker; keeps the position across reloads
+// board checked (wordcheck.js), the word tools (wordtools.js), the players (players.js), a game
+// against the computer (versus.js) and the phone layout (phone.js) to the solver worker; keeps the position across reloads
 // (localStorage), with the moves played here (the game exported as GCG); and, once the solver
 // is ready, starts offline use (offline.js, sw.js).
 //
@@ -25,6 +25,7 @@ import { WordTools } from "./wordtools.js";
 import { PlayCheck } from "./verdict.js";
 import { OwnLexicons } from "./own-lexicons.js";
 import { RulesEditor } from "./rules-editor.js";
+import { VersusPanel } from "./versus.js";
 import { listOwn, mergeLexicons, ownLexiconEntries } from "./user-store.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
@@ -942,6 +943,20 @@ const replay = new ReplayPanel({
   },
 });
 
+// ---- a game against the computer (versus.js) ------------------------------------------------------
+
+const versus = new VersusPanel({
+  request,
+  context: () => ({ rules, lexicon, leaves: defaultLeaves(tablesFor(rules)) ?? null }),
+  rulesData: (name) => rulesets.get(name),
+  review: (gcg) => {
+    $("replay-box").open = true;
+    $("gcg-text").value = gcg;
+    replay.openText(gcg);
+    $("replay-box").scrollIntoView({ block: "start" });
+  },
+});
+
 lookAhead = new LookAheadPanel({
   request,
   position: () => currentRequest(),
@@ -1280,6 +1295,7 @@ async function init() {
   const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
   setRules(wanted, { initial: true });
   filtersReady();
+  versus.restore();
   timings.interactive = performance.now();
   document.body.dataset.boardReady = "1";
 }
@@ -1297,6 +1313,8 @@ window.gaddag = {
   replay: () => replay.review,
   lookAhead: () => lookAhead?.standing ?? null,
   replayStep: () => replay.step,
+  versus: () => versus.state,
+  versusPending: () => versus.pending(),
   offline: () => offlineReady(),
   bench: (positions, options = {}) =>
     request("bench", { lexicon: options.lexicon || lexicon, rules: rules.name, positions, min_ms: options.minMs ?? 20 }),

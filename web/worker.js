@@ -19,6 +19,9 @@
 //             (data: the file's bytes, an ArrayBuffer, decoded as the file says; else gcg, text):
 //             every turn's board, scores, rack, move made, best move and equity lost, the
 //             file's warnings with their lines, and the game written back as GCG (web_api.review_gcg)
+//   versus    {action, ...}   a game against the computer held here (web_api.versus): "new" names
+//             lexicon, rules, leaves, level, sim_ms, seed, human and the moves to replay; then
+//             play, exchange, pass, computer, undo, hint, state, gcg
 //   export_gcg {rules, lexicon, players, title, events}   a game played on the page as GCG text
 //             (events: [{kind, rack, coord, word, score, exchanged}]), with the warnings of its replay
 //   build_lexicon, add_lexicon, remove_lexicon, rules_json, check_rules, save_rules, remove_rules:
@@ -228,7 +231,7 @@ async function handle(message) {
     answer.result.began_at = beganAt;
     return answer;
   }
-  if (type === "simulate" || type === "endgame" || type === "preendgame") {
+  if (type === "simulate" || type === "endgame" || type === "preendgame" || type === "versus") {
     // a start names the position's lexicon and table; a step or stop only its session
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);

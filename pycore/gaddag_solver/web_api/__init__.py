@@ -31,6 +31,8 @@ or ``request``
 - :func:`build_lexicon`, :func:`add_lexicon`, :func:`forget_lexicon`: the player's own
   lexicons, built in the page from a word list or loaded from a ``.gaddag`` file;
   :func:`rules_json`, :func:`check_rules`, :func:`set_rules`: the player's own rulesets.
+- :func:`versus`: a game against the computer held in the worker (greedy, equity or simulating),
+  started again from its seed and moves after a reload (``web_api.versus``; docs/versus.md).
 - :func:`bench`: move generation alone, per position, on prepared boards (the benchmark the
   page runs in the browser).
 - :func:`call`: the one door the worker uses: ``call(kind, json_text, data)`` →
@@ -43,7 +45,7 @@ One module per family of requests, each function named here imported from it: ``
 lexicons, leave tables and rulesets kept between requests, and their descriptions), ``moves``
 (solve, judge), ``position`` (the position being edited: unseen tiles, its words, CGP),
 ``games`` (GCG review and export), ``lookahead`` (simulation, endgame and pre-endgame, a step at
-a time),
+a time), ``versus`` (a game against the computer),
 ``words`` (the word tools), ``own`` (the player's own lexicons and rules) and ``benchmark``;
 ``_base`` has what they share (ApiError, the fields of a request read and checked). This module
 is the worker's door, :func:`call`.
@@ -74,6 +76,7 @@ from .lookahead import endgame, preendgame, simulate
 from .moves import RECORD_LAYOUT, RECORD_SIZE, exchanges_asked, judge_play, move_dict, solve
 from .own import Progress, add_lexicon, build_lexicon, check_rules, forget_lexicon, rules_json, set_rules
 from .position import check_board, format_cgp, parse_cgp, unseen_tiles
+from .versus import versus
 from .words import word_tools
 
 __all__ = [
@@ -113,6 +116,7 @@ __all__ = [
     "simulate",
     "solve",
     "unseen_tiles",
+    "versus",
     "word_tools",
 ]
 
@@ -133,6 +137,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "rules_json": rules_json,
     "check_rules": check_rules,
     "set_rules": set_rules,
+    "versus": versus,
 }
 
 
@@ -141,11 +146,11 @@ def call(
 ) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
     ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
-    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``preendgame``, ``build_lexicon``,
-    ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``, ``set_rules``), the request
-    as JSON, and for the loads, the builds (and a ``review_gcg`` of a file) the file's bytes;
-    ``progress`` hears a build's steps. Returns the answer as JSON and, for a records solve or a
-    build, the bytes (``None`` otherwise)."""
+    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``preendgame``, ``versus``,
+    ``build_lexicon``, ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``,
+    ``set_rules``), the request as JSON, and for the loads, the builds (and a ``review_gcg`` of a
+    file) the file's bytes; ``progress`` hears a build's steps. Returns the answer as JSON and,
+    for a records solve or a build, the bytes (``None`` otherwise)."""
     try:
         request = json.loads(request_json)
         if not isinstance(request, dict):
