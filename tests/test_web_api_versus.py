@@ -13,12 +13,13 @@ import pytest
 from gaddag_solver import web_api
 from gaddag_solver.formats.leaves import Leaves
 from gaddag_solver.game.endgame import solve_endgame
+from gaddag_solver.game.infer import infer_last_move
 from gaddag_solver.game.play import Game
 from gaddag_solver.game.preendgame import PreendgameSearch
 from gaddag_solver.game.simulate import DEFAULT_ITERATIONS, Simulation
 from gaddag_solver.lexicon import Lexicon
 from gaddag_solver.rules import Rules
-from gaddag_solver.web_api.versus import turn_seed
+from gaddag_solver.web_api.versus import INFER_RACKS, turn_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = Rules.load("english")
@@ -178,48 +179,58 @@ def replayed(lexicon: Lexicon, seed: int, moves: list[dict[str, Any]]) -> Game:
 
 def test_lookahead_level_searches_the_end(lexicon: Lexicon, leaves: Leaves) -> None:
     """Near the end the look-ahead computer plays the pre-endgame's best (one of its candidates)
-    and, with the bag empty, the exact endgame's: the value the native search finds."""
-    seed = 4
-    state = new(seed, "lookahead", sim_ms=800)
-    kinds = []
-    solved = fallbacks = 0
-    while not state["over"]:
-        if state["to_move"] == 0:
-            state = human_move(state)
-            continue
-        before = replayed(lexicon, seed, state["moves"])
-        state = ask(action="computer")
-        assert "error" not in state, state
-        search = state["search"]
-        made = state["turns"][-1]
-        kinds.append(search["kind"] if search else None)
-        if before.bag_count == 0:
-            assert search["kind"] == "endgame"
-            if search["complete"]:  # solved within its time (a loaded machine may not): exact
-                native = solve_endgame(before)
-                assert native.complete
-                assert search["value"] == native.value
-                assert search["line"][0] == str(native.best)
-                solved += 1
+    and, with the bag empty, the exact endgame's: the value the native search finds. Before, it
+    simulates against what the player's last play says they kept. Games are played until the
+    computer has met each phase (which turns it meets depends on the timed searches)."""
+    kinds: list[str | None] = []
+    solved = fallbacks = inferred = 0
+    for seed in (4, 5, 6, 7, 8):
+        state = new(seed, "lookahead", sim_ms=800)
+        while not state["over"]:
+            if state["to_move"] == 0:
+                state = human_move(state)
+                continue
+            before = replayed(lexicon, seed, state["moves"])
+            state = ask(action="computer")
+            assert "error" not in state, state
+            search = state["search"]
+            made = state["turns"][-1]
+            kinds.append(search["kind"] if search else None)
+            if before.bag_count == 0:
+                assert search["kind"] == "endgame"
+                if search["complete"]:  # solved within its time (a loaded machine may not): exact
+                    native = solve_endgame(before)
+                    assert native.complete
+                    assert search["value"] == native.value
+                    assert search["line"][0] == str(native.best)
+                    solved += 1
+                else:
+                    assert search["reason"] == "time"
+            elif before.bag_count <= 6 and search["kind"] == "simulation":  # the pre-endgame ran out of time
+                assert search["fallback"].startswith("the pre-endgame valued no candidate")
+                fallbacks += 1
+            elif before.bag_count <= 6:
+                assert search["kind"] == "preendgame"
+                search_native = PreendgameSearch(before, leaves=leaves).run(time_limit=0.001)
+                candidates = {str(c.move) for c in search_native.candidates}
+                assert search["best"]["move"] in candidates
             else:
-                assert search["reason"] == "time"
-        elif before.bag_count <= 6 and search["kind"] == "simulation":  # the pre-endgame ran out of time
-            assert search["fallback"].startswith("the pre-endgame valued no candidate")
-            fallbacks += 1
-        elif before.bag_count <= 6:
-            assert search["kind"] == "preendgame"
-            search_native = PreendgameSearch(before, leaves=leaves).run(time_limit=0.001)
-            candidates = {str(c.move) for c in search_native.candidates}
-            assert search["best"]["move"] in candidates
-        else:
-            assert search["kind"] == "simulation"
-        # the move made is the search's choice
-        chosen = search["line"][0] if search["kind"] == "endgame" else search["best"]["move"]
-        if made["kind"] == "play":
-            assert chosen == f"{made['text']} {made['score']}"
-        check_same(state, replayed(lexicon, seed, state["moves"]), 0)
+                assert search["kind"] == "simulation"
+                last = before.history[-1].move if before.history else None
+                if last is not None and last.is_play and len(last.tiles) < 7:
+                    turn = turn_seed(seed, len(before.history))
+                    likely = infer_last_move(before, leaves=leaves, max_racks=INFER_RACKS, seed=turn)
+                    assert search["inferred"] == [x.to_dict() for x in likely.leaves[:3]], search
+                    inferred += 1
+            # the move made is the search's choice
+            chosen = search["line"][0] if search["kind"] == "endgame" else search["best"]["move"]
+            if made["kind"] == "play":
+                assert chosen == f"{made['text']} {made['score']}"
+            check_same(state, replayed(lexicon, seed, state["moves"]), 0)
+        if "endgame" in kinds and solved >= 1 and ("preendgame" in kinds or fallbacks):
+            break
     # the pre-endgame chose a move (or, on a machine too loaded for it, said why it did not)
-    assert "endgame" in kinds and "simulation" in kinds and solved >= 1
+    assert "endgame" in kinds and "simulation" in kinds and solved >= 1 and inferred >= 3
     assert "preendgame" in kinds or fallbacks
 
 

@@ -41,7 +41,7 @@ from .game import (
     game_unseen,
     new_game,
 )
-from .infer import InferSummary, infer
+from .infer import INFERRED_LEAVE, InferSummary, infer
 from .leaves import (
     LEAVES_TILE_COUNTS_OFFSET,
     OpenedLeaves,
@@ -97,6 +97,7 @@ from .movegen import (
 from .movegen import _run_generator as _run_generator
 from .selfplay import PLAYER_KINDS, TURN_RECORD, TURN_SIZE, PlayedGame, SelfPlay, Turn, autoplay, read_game
 from .simulation import (
+    PLAYOUT_SIZE,
     SIM_CANDIDATE,
     SimCandidateStats,
     SimScratch,
@@ -122,6 +123,7 @@ __all__ = [
     "EndgameState",
     "GAME_SIZE",
     "GameState",
+    "INFERRED_LEAVE",
     "InferSummary",
     "LEAVES_TILE_COUNTS_OFFSET",
     "MOVES_START",
@@ -134,6 +136,7 @@ __all__ = [
     "PlayedGame",
     "ProgressCallback",
     "RackStats",
+    "PLAYOUT_SIZE",
     "SIM_CANDIDATE",
     "STREAM_CHUNK",
     "SelfPlay",

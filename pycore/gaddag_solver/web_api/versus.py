@@ -30,11 +30,13 @@ exchanges by their number of tiles) and, once over, the end's adjustments.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..formats.leaves import Leaves
 from ..game.endgame import EndgameError, solve_endgame
+from ..game.infer import Inference, InferenceError, infer_last_move
 from ..game.play import Game, GameError
 from ..game.preendgame import MAX_BAG, PreendgameError, solve_preendgame
 from ..game.simulate import DEFAULT_ITERATIONS, Simulation, SimulationError
@@ -77,10 +79,23 @@ class Versus:
     def computer(self) -> int:
         return 1 - self.human
 
+    def _inference(self, seed: int) -> Inference | None:
+        """What the player likely kept with their last move (None after a pass, the computer's own
+        move, or a move nothing can be inferred from)."""
+        history = self.game.history
+        if not history or history[-1].player == self.game.to_move or history[-1].move.kind == PASS:
+            return None
+        try:
+            inference = infer_last_move(self.game, leaves=self.leaves, max_racks=INFER_RACKS, seed=seed)
+        except InferenceError:
+            return None
+        return inference if inference.informative else None
+
     def computer_move(self) -> Move:
         """The computer's move now, by its level (a simulation seeded by the game and the turn;
         ``lookahead``: the exact endgame search with the bag empty, the pre-endgame with 1 to 6
-        tiles in it, else the simulation; each given ``sim_ms``)."""
+        tiles in it, else the simulation against the racks the player's last move says they kept
+        (game/infer.py); each given ``sim_ms``)."""
         game = self.game
         self.last_search = None
         if self.level == "greedy":
@@ -116,14 +131,18 @@ class Versus:
                 }
                 return best.move
         seed = turn_seed(self.seed, len(game.history))
+        started = time.perf_counter()
+        inference = self._inference(seed) if self.level == "lookahead" else None
+        left = max(0.01, self.sim_ms / 1000 - (time.perf_counter() - started))
         try:
-            simulation = Simulation(game, leaves=self.leaves, seed=seed)
+            simulation = Simulation(game, leaves=self.leaves, seed=seed, inference=inference)
         except SimulationError:  # no play or exchange (only the pass): what the equity player does
             return game.best_move("equity", self.leaves)
-        result = simulation.run(DEFAULT_ITERATIONS, self.sim_ms / 1000)
+        result = simulation.run(DEFAULT_ITERATIONS, left)
         self.last_search = {
             "kind": "simulation",
             **({"fallback": fallback} if fallback else {}),
+            **({"inferred": [x.to_dict() for x in inference.leaves[:3]]} if simulation.inferred else {}),
             "iterations": result.iterations,
             "candidates": len(result.candidates),
             "reason": result.reason,
@@ -134,6 +153,10 @@ class Versus:
 
 
 _current: list[Versus] = []  # the game in progress (one per worker)
+
+# Racks valued to infer what the player kept: a sample beyond it, so the inference takes a
+# small share of the time per move (about 0.05 s natively, docs/inference.md)
+INFER_RACKS = 1000
 
 
 def _whole_in(request: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
