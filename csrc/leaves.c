@@ -5,7 +5,7 @@
 
 #include "gaddag_format.h"
 #include "gaddag_solver.h"
-#include "tiles.h"
+#include "leaves_internal.h"
 
 #define LV_MAGIC "\x89LEAVES\n"
 #define LV_MAGIC_SIZE 8

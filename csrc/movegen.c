@@ -18,6 +18,7 @@
 
 #include "anagram_filter.h"
 #include "gaddag_format.h"
+#include "leaves_internal.h"
 #include "movegen_internal.h"
 #include "tiles.h"
 #include "workspace.h"
