@@ -333,10 +333,10 @@ typedef struct gd_work {
 /*
  * How gd_generate_equity values moves. While the bag holds tiles, equity = 100 * score + the
  * leave table's value of the tiles kept (0 without a table); a pass that keeps a full rack
- * (max_leave + 1 tiles, which no table holds) gets gd_leaves_keep_value's value of it. With the bag empty there is no
- * leave: a play that goes out gains going_out_bonus + going_out_penalty times the opponent's
- * rack value (what going out is worth in spread), and any other move loses twice the value
- * of the tiles it keeps (plus 10 points: the opponent will likely go out next).
+ * (max_leave + 1 tiles, which no table holds) gets gd_leaves_keep_value's value of it. With the
+ * bag empty there is no leave: a play that goes out gains going_out_bonus + going_out_penalty
+ * times the opponent's rack value (what going out is worth in spread), and any other move loses
+ * twice the value of the tiles it keeps (plus 10 points: the opponent will likely go out next).
  */
 typedef struct gd_equity_options {
     const gd_leaves *leaves;      /* NULL: every leave is worth 0 */
