@@ -305,6 +305,14 @@ int gd_leaves_index(const gd_leaves *lv, const uint8_t *counts, uint32_t *index)
 int gd_leaves_tiles(const gd_leaves *lv, uint32_t index, uint8_t *counts);
 /* The value of a leave in hundredths of a point: 0 for no tiles or a leave not in the table. */
 int32_t gd_leaves_value(const gd_leaves *lv, const uint8_t *counts);
+/*
+ * What keeping `counts` is worth to equity, in hundredths of a point (docs/equity.md, "The pass
+ * and the full rack"): the table's value for a leave it holds; for a full rack of max_leave + 1
+ * tiles, which no table holds (a pass keeps it), the sum over its tiles t, each as often as the
+ * rack holds it, of the value of the rack without t, divided by max_leave, rounded to the
+ * nearest hundredth (halves away from 0): exact when values add up tile by tile. 0 otherwise.
+ */
+int32_t gd_leaves_keep_value(const gd_leaves *lv, const uint8_t *counts);
 
 /* ---- Equity ------------------------------------------------------------------------------ */
 
@@ -324,10 +332,11 @@ typedef struct gd_work {
 
 /*
  * How gd_generate_equity values moves. While the bag holds tiles, equity = 100 * score + the
- * leave table's value of the tiles kept (0 without a table). With the bag empty there is no
- * leave: a play that goes out gains going_out_bonus + going_out_penalty times the opponent's
- * rack value (what going out is worth in spread), and any other move loses twice the value
- * of the tiles it keeps (plus 10 points: the opponent will likely go out next).
+ * leave table's value of the tiles kept (0 without a table); a pass that keeps a full rack
+ * (max_leave + 1 tiles, which no table holds) gets gd_leaves_keep_value's value of it. With the
+ * bag empty there is no leave: a play that goes out gains going_out_bonus + going_out_penalty
+ * times the opponent's rack value (what going out is worth in spread), and any other move loses
+ * twice the value of the tiles it keeps (plus 10 points: the opponent will likely go out next).
  */
 typedef struct gd_equity_options {
     const gd_leaves *leaves;      /* NULL: every leave is worth 0 */
@@ -343,6 +352,8 @@ typedef struct gd_equity_options {
     uint32_t directions;          /* GD_DIRECTIONS_BOTH (0), _ACROSS or _DOWN: the plays generated */
     gd_work *work;                /* NULL, or receives the work done (counted only in a build with
                                      GD_COUNT_WORK defined; zero otherwise) */
+    uint32_t pass_as_zero;        /* 1: a pass that keeps a full rack is worth 0, the rule before
+                                     the full-rack value (for comparisons: GD_PLAYER_EQUITY_PASS_ZERO) */
 } gd_equity_options;
 
 /* gd_generate with equity, exchanges and pass (options may be NULL: as gd_generate). */
@@ -464,9 +475,12 @@ int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
 void gd_game_unseen(const gd_game *game, uint32_t player, uint32_t *counts);
 
 /* A self-play player: kind GD_PLAYER_GREEDY (the best score; exchanges all tiles, or passes, when
- * it has no play) or GD_PLAYER_EQUITY (the best equity, exchanges and pass included). */
+ * it has no play), GD_PLAYER_EQUITY (the best equity, exchanges and pass included) or
+ * GD_PLAYER_EQUITY_PASS_ZERO (the same with a pass that keeps a full rack worth 0, as before the
+ * full-rack value: the baseline that rule is measured against). */
 #define GD_PLAYER_GREEDY 0
 #define GD_PLAYER_EQUITY 1
+#define GD_PLAYER_EQUITY_PASS_ZERO 2
 typedef struct gd_player {
     uint32_t kind;
     const gd_leaves *leaves;    /* for GD_PLAYER_EQUITY; NULL: every leave worth 0 */

@@ -292,8 +292,9 @@ int gd_choose_prepared(const gd_lexicon *lex, const gd_rules *rules, const gd_ga
     options.bag_count = game->bag_count;
     options.opponent_rack_value = gd_rack_value(rules, game->rack[1 - p], rules->alphabet_size);
     int rc;
-    if (player->kind == GD_PLAYER_EQUITY) {
+    if (player->kind == GD_PLAYER_EQUITY || player->kind == GD_PLAYER_EQUITY_PASS_ZERO) {
         options.leaves = player->leaves;
+        options.pass_as_zero = player->kind == GD_PLAYER_EQUITY_PASS_ZERO;
         options.exchanges = 1;
         options.pass = 1;
         options.by_equity = 1;

@@ -5,6 +5,7 @@
 
 #include "gaddag_format.h"
 #include "gaddag_solver.h"
+#include "leaves_internal.h"
 
 #define LV_MAGIC "\x89LEAVES\n"
 #define LV_MAGIC_SIZE 8
@@ -130,6 +131,24 @@ int32_t gd_leaves_value(const gd_leaves *lv, const uint8_t *counts)
     uint32_t index;
     if (!lv || !lv->values || gd_leaves_index(lv, counts, &index) != GD_OK) return 0;
     return lv->values[index];
+}
+
+int32_t gd_leaves_keep_value(const gd_leaves *lv, const uint8_t *counts)
+{
+    if (!lv || !lv->values || !counts) return 0;
+    uint32_t tiles = 0;
+    for (uint32_t c = 0; c <= lv->alphabet_size; c++) tiles += counts[c];
+    if (tiles != lv->max_leave + 1) return gd_leaves_value(lv, counts);
+    uint8_t less[64];
+    memcpy(less, counts, lv->alphabet_size + 1u);
+    int64_t sum = 0;
+    for (uint32_t c = 0; c <= lv->alphabet_size; c++) {
+        if (!counts[c]) continue;
+        less[c]--;
+        sum += (int64_t)counts[c] * gd_leaves_value(lv, less);
+        less[c]++;
+    }
+    return gd_full_rack_value(sum, tiles);
 }
 
 /* ---- the file ---------------------------------------------------------------------------------- */

@@ -18,6 +18,7 @@
 
 #include "anagram_filter.h"
 #include "gaddag_format.h"
+#include "leaves_internal.h"
 #include "movegen_internal.h"
 #include "tiles.h"
 #include "workspace.h"
@@ -611,11 +612,21 @@ static int subracks_init(subracks *sr, const gd_rules *rules, const uint8_t *rac
         sr->kept_value[index] = value;
         sr->tiles_used[index] = (uint8_t)(rack_tiles - kept_tiles);
     }
-    if (lookup)
+    if (lookup) {
         for (uint32_t index = 0; index < sr->total; index++) {
             uint32_t rank = (uint32_t)sr->kept_value[index];
             sr->kept_value[index] = rank == UINT32_MAX ? 0 : opt->leaves->values[rank];
         }
+        /* The whole rack kept (a pass): a full rack, which no table holds, is valued from the
+         * sub-racks of one tile fewer, as gd_leaves_keep_value does; [stride] keeps all but one
+         * tile of that code */
+        if (rack_tiles == opt->leaves->max_leave + 1 && !opt->pass_as_zero) {
+            int64_t sum = 0;
+            for (uint32_t j = 0; j < sr->distinct; j++)
+                sum += (int64_t)sr->have[j] * sr->kept_value[sr->stride[sr->code[j]]];
+            sr->kept_value[0] = gd_full_rack_value(sum, rack_tiles);
+        }
+    }
     return GD_OK;
 }
 

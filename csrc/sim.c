@@ -70,7 +70,8 @@ static uint32_t count_tiles(const uint8_t *rack, uint32_t alphabet_size)
 
 /*
  * What a move keeps, in hundredths, as static equity counts it beside the score: while the bag
- * holds tiles, the leave table's value of the tiles kept; with the bag empty, 0 for a play that
+ * holds tiles, the leave table's value of the tiles kept (of a full rack kept by a pass,
+ * gd_leaves_keep_value's); with the bag empty, 0 for a play that
  * goes out (the game's end adjustment is in the score) and otherwise minus twice the value of
  * the tiles kept, the cost of being stuck with them.
  */
@@ -90,7 +91,7 @@ int32_t gd_move_leave_term(const gd_rules *rules, const gd_leaves *leaves, const
         for (unsigned k = 0; k < move->length && k < GD_MAX_DIM; k++)
             if (move->word[k] <= n && kept[move->word[k]]) kept[move->word[k]]--;
     }
-    if (game->bag_count > 0) return leaves ? gd_leaves_value(leaves, kept) : 0;
+    if (game->bag_count > 0) return leaves ? gd_leaves_keep_value(leaves, kept) : 0;
     if (count_tiles(kept, n) == 0) return 0;
     return -200 * gd_rack_value(rules, kept, n);
 }

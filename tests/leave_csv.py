@@ -4,12 +4,16 @@
 a value from a hash of its letters (−12.00 to +12.00, in hundredths; blanks worth more): a few
 thousand lines, enough that most moves of a rack keep a listed leave, small enough to build in
 a second. ``csv_values(text)`` reads such text back into ``{sorted tiles: hundredths}`` without
-the package's CSV reader, so a test can recompute a move's equity on its own.
+the package's CSV reader, so a test can recompute a move's equity on its own;
+``full_rack_hundredths`` recomputes what the pass's full rack is worth from any such values.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+from collections.abc import Callable
+from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from gaddag_solver import Rules
@@ -54,3 +58,16 @@ def csv_values(text: str) -> dict[str, int]:
             leave, value = line.split(",")
             out[leave_key(leave.strip().upper())] = round(float(value) * 100)
     return out
+
+
+def full_rack_hundredths(value: Callable[[str], int], rack: str) -> int:
+    """What a pass keeping the whole of `rack` is worth, in hundredths, recomputed from the rule
+    of docs/equity.md ("The pass and the full rack"): the values (``value(leave_key)``, in
+    hundredths) of the racks of one tile fewer — one for each tile of the rack, a letter it
+    holds twice counted twice — summed and divided by the number of tiles less one, rounded to
+    the nearest hundredth with halves away from 0."""
+    tiles = sorted(rack)
+    total = sum(value(leave_key(tiles[:i] + tiles[i + 1 :])) for i in range(len(tiles)))
+    mean = Fraction(total, len(tiles) - 1)
+    rounded = math.floor(abs(mean) + Fraction(1, 2))
+    return rounded if mean >= 0 else -rounded

@@ -130,6 +130,24 @@ def games(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
     digest = hashlib.sha256(repr([(g.scores, g.turns) for g in played]).encode()).hexdigest()
     out["autoplay"] = {"digest": digest, "scores": [list(g.scores) for g in played]}
     out["look_ahead"] = look_ahead(lexicon, leaves)
+    out["pass"] = pass_values(lexicon, rules)
+    return out
+
+
+PASS_CSV = "AEINST,30.5\nAEINRT,12.25\nEINRST,28\nAEIRST,-3.33\nAENRST,7\nQVVXZJ,-41.07\nVVXZJK,-52\n"
+
+
+def pass_values(lexicon: Lexicon, rules: Rules) -> dict[str, object]:
+    """The pass's equity (the full rack, valued from its 6-tile sub-racks: docs/equity.md) with a
+    table holding a few 6-tile leaves (PASS_CSV), on the empty board with tiles in the bag."""
+    from gaddag_solver import Leaves
+
+    table = Leaves.from_csv_text(PASS_CSV, rules)
+    solver = Solver(lexicon, rules)
+    out = {}
+    for rack in ("AEINRST", "QVVXZJK", "AEINST?"):
+        moves = solver.solve(Board.empty(rules), rack, leaves=table, exchanges=True, bag=40, warn=False)
+        out[rack] = [m.equity for m in moves if m.kind == "pass"]
     return out
 
 

@@ -87,10 +87,11 @@ def test_pair_seeds_and_chunks() -> None:
 def test_player_specs() -> None:
     assert PlayerSpec.parse("greedy") == PlayerSpec("greedy")
     assert PlayerSpec.parse(" Equity ") == PlayerSpec("equity")
+    assert PlayerSpec.parse("equity-pass0") == PlayerSpec("equity-pass0")
     for bad, message in [
         ("champion", "unknown player 'champion'"),
         ("equity:", "name the leave table"),
-        ("greedy:x", "only an equity or endgame player"),
+        ("greedy:x", "only an equity, endgame or equity-pass0 player"),
         ("equity:/no/such/leaves.klv", "leave table"),
     ]:
         with pytest.raises(AutoplayError, match=message):

@@ -72,5 +72,5 @@ def test_the_endgame_player_gains_at_least_the_endgame_s_value(small_match_files
 
 def test_endgame_player_specs() -> None:
     assert PlayerSpec.parse("endgame").kind == "endgame"
-    with pytest.raises(AutoplayError, match="only an equity or endgame player"):
+    with pytest.raises(AutoplayError, match="only an equity, endgame or equity-pass0 player"):
         PlayerSpec.parse("greedy:sowpods")

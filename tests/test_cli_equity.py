@@ -1,10 +1,11 @@
 """`gaddag-solver solve` with equity: --leaves, --equity, --exchanges, --bag, --unseen.
 
 The oracles are recomputed here from first principles: a leave table built from CSV text written
-in the test (a leave it does not list is worth 0), equity = score + that value while the bag holds
-tiles, the empty-bag rule of csrc/gaddag_solver.h (gd_equity_options), the number of distinct
-exchanges of a rack (∏(cᵢ+1) − 1 over its tile counts), and the unseen tiles counted off the
-ruleset's distribution."""
+in the test (a leave it does not list is worth 0; the full rack a pass keeps, the sum of its
+6-tile sub-racks' values over 6), equity = score + that value while the bag holds tiles, the
+empty-bag rule of csrc/gaddag_solver.h (gd_equity_options), the number of distinct exchanges of
+a rack (∏(cᵢ+1) − 1 over its tile counts), and the unseen tiles counted off the ruleset's
+distribution."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from gaddag_solver import Rules, parse_cgp
 from gaddag_solver.cli import main
 from gaddag_solver.formats.leaves import Leaves
+from leave_csv import full_rack_hundredths
 
 ENGLISH = Rules.load("english")
 EMPTY = "/".join(["15"] * 15)
@@ -64,7 +66,12 @@ def csv_values(text: str) -> dict[str, float]:
 
 
 def leave_worth(values: dict[str, float], leave: str) -> float:
-    return values.get("".join(sorted(leave)), 0.0)
+    """What keeping `leave` is worth: the CSV's value (0 for a leave it does not list); for a
+    full rack of 7 tiles (the pass), which no table holds, the rule recomputed from the values
+    of its 6-tile sub-racks (leave_csv.full_rack_hundredths)."""
+    if len(leave) < ENGLISH.rack_size:
+        return values.get("".join(sorted(leave)), 0.0)
+    return full_rack_hundredths(lambda key: round(100 * values.get(key, 0.0)), leave) / 100
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +149,8 @@ def test_exchanges_and_the_pass(
     assert len(exchanges) == exchange_count(rack) == 95
     assert len({"".join(sorted(move["exchanged"])) for move in exchanges}) == len(exchanges)  # distinct
     assert all(move["score"] == 0 and move["word"] == "" for move in exchanges + passes)
-    assert len(passes) == 1 and passes[0]["leave"] == rack and passes[0]["equity"] == 0  # 7 tiles: no entry
+    # the whole rack kept, valued from its 6-tile sub-racks (check_equities recomputed it)
+    assert len(passes) == 1 and passes[0]["leave"] == rack and passes[0]["equity"] != 0
     assert result["count"] == len(moves) and "plays" not in result  # the plays counted: table only
     assert len(plays) == solve_json(capsys, lexicon_path, "--cgp", OPENING)["count"]
 

@@ -26,6 +26,7 @@ from gaddag_solver._binding import ffi, lib
 from gaddag_solver.lexicons import resolve_lexicon
 from gaddag_solver.rules_core import core_rules
 from gaddag_solver.solver import Solver, _rank, _rank_by_equity
+from leave_csv import full_rack_hundredths
 from oracle import OracleRules, board_from_lines, generate
 from small_words import WORDS as SMALL_WORDS
 from tiny_rules import tiny_rules
@@ -178,7 +179,11 @@ def random_csv(rules: Rules, rng: random.Random, entries: int) -> tuple[str, dic
 
 
 def csv_value(values: dict[str, float], leave: str) -> float:
-    return values.get("".join(sorted(leave)), 0.0)
+    """The CSV's value of `leave` (0 if not listed); the whole rack a pass keeps, by the rule of
+    docs/equity.md recomputed from its 6-tile sub-racks (leave_csv.full_rack_hundredths)."""
+    if len(leave) < ENGLISH.rack_size:
+        return values.get("".join(sorted(leave)), 0.0)
+    return full_rack_hundredths(lambda key: round(100 * values.get(key, 0.0)), leave) / 100
 
 
 def random_rack(rules: Rules, rng: random.Random, size: int) -> str:

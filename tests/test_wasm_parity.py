@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 from build_lock import build_lock
+from leave_csv import full_rack_hundredths
+from parity_job import PASS_CSV
 
 ROOT = Path(__file__).resolve().parent.parent
 JOB = ROOT / "tests" / "parity_job.py"
@@ -83,6 +85,13 @@ def test_native_workload_is_meaningful(native_output: str) -> None:
     assert positions["examples.txt:3"]["count"] == 59772 and positions["examples.txt:3"]["best"][0][4] == 110
     assert result["lexicon_used_in_place"] is True
     assert all(error is not None for name, error in result["errors"].items() if name != "empty_board_ok")
+    # the pass keeps the full rack: its 6-tile sub-racks' values (parity_job.PASS_CSV) summed
+    # over 6, halves away from 0 (leave_csv.full_rack_hundredths)
+    csv = {"".join(sorted(leave)): value for leave, value in (line.split(",") for line in PASS_CSV.split())}
+    for rack, equities in result["games"]["pass"].items():
+        expected = full_rack_hundredths(lambda key: round(100 * float(csv.get(key, 0))), rack) / 100
+        assert equities == [expected], rack
+    assert all(equities != [0.0] for equities in result["games"]["pass"].values())
     floating = result["floating"]  # the tile in the corner is played through, and named
     assert floating["warnings"][0].startswith("floating tile A at A1: not connected")
     assert floating["count"] > 100 and any(play[2] == "across" for play in floating["corner"])

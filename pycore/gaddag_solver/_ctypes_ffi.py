@@ -146,6 +146,7 @@ GD_MAX_TURNS = 512
 GD_GAME_MAGIC = 0x47444741
 GD_PLAYER_GREEDY = 0
 GD_PLAYER_EQUITY = 1
+GD_PLAYER_EQUITY_PASS_ZERO = 2
 
 
 class gd_leaves(C.Structure):
@@ -175,6 +176,7 @@ class gd_equity_options(C.Structure):
         ("prune", C.c_uint32),
         ("directions", C.c_uint32),
         ("work", C.c_void_p),
+        ("pass_as_zero", C.c_uint32),
     ]
 
 
@@ -554,6 +556,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_leaves_index", C.c_int, [P, P, P]),
     ("gd_leaves_tiles", C.c_int, [P, C.c_uint32, P]),
     ("gd_leaves_value", C.c_int32, [P, P]),
+    ("gd_leaves_keep_value", C.c_int32, [P, P]),
     ("gd_generate_equity", C.c_int, [P, P, P, P, P, P, C.c_uint32, P, C.c_size_t, P, P]),
     ("gd_generate_stream", C.c_int, [P, P, P, P, P, P, P, P, C.c_size_t, P, P]),
     ("gd_sort_moves", None, [P, C.c_size_t, C.c_int]),

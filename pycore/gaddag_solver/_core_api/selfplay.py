@@ -18,7 +18,11 @@ TURN_RECORD = struct.Struct("<ii6B2x32sBBBx32si")  # gd_turn: the gd_move, then 
 TURN_SIZE = ffi.sizeof("gd_turn")
 if TURN_RECORD.size != TURN_SIZE:  # pragma: no cover - the header and this layout disagree
     raise ImportError(f"gd_turn is {TURN_SIZE} bytes, but _core_api reads {TURN_RECORD.size}")
-PLAYER_KINDS = {"greedy": lib.GD_PLAYER_GREEDY, "equity": lib.GD_PLAYER_EQUITY}
+PLAYER_KINDS = {
+    "greedy": lib.GD_PLAYER_GREEDY,
+    "equity": lib.GD_PLAYER_EQUITY,
+    "equity-pass0": lib.GD_PLAYER_EQUITY_PASS_ZERO,
+}
 
 
 class Turn(NamedTuple):

@@ -116,7 +116,8 @@ def add_parser(sub: Any) -> None:
         default="equity,greedy",
         help="two players, comma-separated: greedy, equity (no leave table), equity:LEAVES "
         "(a leave table's name or path), or endgame / endgame:LEAVES (equity, then the pre-endgame "
-        "with 1-2 in the bag and the exact endgame, 5 s a search); default equity,greedy",
+        "with 1-2 in the bag and the exact endgame, 5 s a search), or equity-pass0:LEAVES (equity with "
+        "a pass that keeps a full rack worth 0, the old rule, for comparison); default equity,greedy",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed, the same games")

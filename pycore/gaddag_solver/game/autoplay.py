@@ -36,8 +36,10 @@ from ..solver import check_alphabets, core_rules
 from . import parallel
 from .stats import Interval, mean_interval, wilson
 
-PLAYER_KINDS = ("greedy", "equity", "endgame")
-TABLE_KINDS = ("equity", "endgame")  # the players that take a leave table
+# equity-pass0: the equity player with a pass that keeps a full rack worth 0, the rule before the
+# full-rack value (docs/equity.md): the baseline that rule was measured against
+PLAYER_KINDS = ("greedy", "equity", "endgame", "equity-pass0")
+TABLE_KINDS = ("equity", "endgame", "equity-pass0")  # the players that take a leave table
 # The endgame player: static equity until the bag holds END_BAG tiles or fewer, then the
 # pre-endgame solver, and the exact endgame once the bag is empty, each search at most
 # END_TURN_SECONDS (the best found by then; by equity when the pre-endgame has no answer yet).
@@ -90,15 +92,17 @@ class PlayerSpec:
         kind = kind.strip().lower()
         if kind not in PLAYER_KINDS:
             raise AutoplayError(
-                f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame or endgame:LEAVES "
-                "(a leave table's name or path)"
+                f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame, endgame:LEAVES "
+                "or equity-pass0:LEAVES (a leave table's name or path)"
             )
         if not colon:
             return cls(kind)
         if not table.strip():
             raise AutoplayError(f"player {text!r}: name the leave table after the colon")
         if kind not in TABLE_KINDS:
-            raise AutoplayError(f"player {text!r}: only an equity or endgame player takes a leave table")
+            raise AutoplayError(
+                f"player {text!r}: only an equity, endgame or equity-pass0 player takes a leave table"
+            )
         return cls(kind, str(_resolve_leaves(table.strip())))
 
     @property
@@ -248,7 +252,7 @@ class _Engine:
                 if result.best_index is not None:
                     move = result.best.move
             if move is None:
-                move = game.best_move("greedy" if kind == "greedy" else "equity", table)
+                move = game.best_move("equity" if kind == "endgame" else kind, table)
             game.play(move)
         return core.read_game(game._state.game)
 
