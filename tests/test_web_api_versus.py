@@ -76,6 +76,24 @@ def check_same(state: dict[str, Any], game: Game, human: int) -> None:
     assert state["over"] == game.over
 
 
+def expected_likely(game: Game, human: int, seed: int, leaves: Leaves) -> dict[str, Any] | None:
+    """What the player can infer the computer kept with its last move, natively."""
+    history = game.history
+    if game.over or not game.bag_count or game.to_move != human or not history:
+        return None
+    if history[-1].move.kind == "pass":
+        return None
+    found = infer_last_move(game, leaves=leaves, max_racks=INFER_RACKS, seed=turn_seed(seed, len(history)))
+    if not found.informative:
+        return None
+    return {
+        "leaves": [x.to_dict() for x in found.leaves[:5]],
+        "holds": {k: round(v, 4) for k, v in found.holds.items() if v >= 0.5},
+        "exhaustive": found.exhaustive,
+        "racks": found.racks,
+    }
+
+
 def human_move(state: dict[str, Any]) -> dict[str, Any]:
     """The player's move chosen by the test: the hint (the best by equity), made as a player would."""
     hint = ask(action="hint")["hint"]
@@ -95,6 +113,7 @@ def test_a_whole_game_is_the_native_games(
     game = Game.new(lexicon, ENGLISH, seed)
     state = new(seed, level, human=human)
     check_same(state, game, human)
+    likely = 0  # turns the answer said what the computer likely kept
     while not game.over:
         if game.to_move == human:
             state = human_move(state)
@@ -103,10 +122,13 @@ def test_a_whole_game_is_the_native_games(
             state = ask(action="computer")
             game.play(game.best_move(level, leaves if level == "equity" else None))
         check_same(state, game, human)
+        assert state["likely_kept"] == expected_likely(game, human, seed, leaves)
+        likely += state["likely_kept"] is not None
         # the computer's rack is never in the answer while the game goes on
         if not game.over:
             assert "end" not in state
             assert all("rack" not in t for t in state["turns"] if t["player"] != human)
+    assert likely >= 5
     assert state["end"]["adjustments"] == list(game.end_adjustments)
     assert state["end"]["racks"] == [str(game.rack(0)), str(game.rack(1))]
     assert sum(state["end"]["adjustments"]) != 0

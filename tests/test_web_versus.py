@@ -10,6 +10,7 @@ the layout at desktop and phone sizes."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from gaddag_solver.game.simulate import Simulation
 from gaddag_solver.move import Move
 from gaddag_solver.web_api.versus import turn_seed
 from test_web_a11y import assert_accessible
+from test_web_api_versus import expected_likely
 from test_web_e2e import ARTIFACTS, Page, open_position
 
 pytestmark = test_web_e2e.pytestmark
@@ -142,6 +144,8 @@ class Versus:
                   q('#vs-unseen .u-cell').map((c) => [c.dataset.letter, Number(c.dataset.count)])),
                 last: q('#vs-board .sq.last-move').map((s) => [Number(s.dataset.r), Number(s.dataset.c)]),
                 message: document.querySelector('#vs-message').textContent,
+                likely: document.querySelector('#vs-likely').hidden ? null
+                  : document.querySelector('#vs-likely-leaves').textContent,
               };
             }"""
         )
@@ -175,6 +179,21 @@ def native_move(game: Game, made: dict) -> Move:
     return next(m for m in game.moves() if m.kind == "play" and sorted(m.tiles) == tiles)
 
 
+def likely_text(game: Game, human: int, seed: int) -> str | None:
+    """What the panel should say the computer likely kept: the native inference of its last move."""
+    if not _tables:
+        _tables.append(Leaves.load("sowpods", ENGLISH))
+    expected = expected_likely(game, human, seed, _tables[0])
+    if expected is None:
+        return None
+    percent = [math.floor(100 * x["probability"] + 0.5) for x in expected["leaves"]]  # as Math.round
+    shown = [f"{x['tiles'] or 'nothing'} {p}%" for x, p in zip(expected["leaves"], percent, strict=True)]
+    return "Likely kept by the computer: " + ", ".join(shown)
+
+
+_tables: list[Leaves] = []
+
+
 def check_shown(v: Versus, game: Game, human: int) -> None:
     shown = v.shown()
     assert shown["rows"] == game.board.to_rows()
@@ -184,6 +203,7 @@ def check_shown(v: Versus, game: Game, human: int) -> None:
     assert shown["unseen"] == game.unseen(human).counts
     last = game.history[-1].move if game.history else None
     assert sorted(shown["last"]) == sorted([r, c] for r, c, _l, _b in (last.tiles if last else []))
+    assert shown["likely"] == likely_text(game, human, v.state()["seed"])
     # the last move's score on its last tile, and in that square's name (once)
     scored = v.p.eval_on_selector_all(
         "#vs-board .sq[data-score]", "els => els.map((e) => [e.dataset.score, e.getAttribute('aria-label')])"

@@ -531,6 +531,25 @@ export class VersusPanel {
     $("vs-unseen-summary").textContent =
       `${unseen.total} unseen: ${unseen.bag} in the bag, ${unseen.total - unseen.bag} on the computer's rack · ` +
       `${unseen.vowels} vowels, ${unseen.consonants} consonants, ${unseen.blanks} blanks`;
+    this.drawLikelyKept();
+  }
+
+  /** What the computer likely kept with its last move (inferred from it, docs/inference.md). */
+  drawLikelyKept() {
+    const likely = this.state.likely_kept;
+    const box = $("vs-likely");
+    box.hidden = !likely;
+    if (!likely) return;
+    const percent = (p) => `${Math.round(100 * p)}%`;
+    const leaves = likely.leaves.map((x) => `${x.tiles || "nothing"} ${percent(x.probability)}`).join(", ");
+    const holds = Object.entries(likely.holds).map(([letter, p]) => `${letter === "?" ? "a blank" : letter} ${percent(p)}`);
+    $("vs-likely-leaves").textContent = `Likely kept by the computer: ${leaves}`;
+    $("vs-likely-holds").textContent = holds.length
+      ? `Likely on its rack now: ${holds.join(", ")}`
+      : "No letter is more likely than not on its rack.";
+    $("vs-likely-how").textContent = likely.exhaustive
+      ? `From its last move, every one of ${likely.racks} racks it could have held valued.`
+      : `From its last move, ${likely.racks} of the racks it could have held sampled.`;
   }
 
   drawTurns() {

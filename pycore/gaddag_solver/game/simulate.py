@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
@@ -203,18 +203,41 @@ class Simulation:
         return self.result()
 
     def _shared_step(self, iterations: int) -> None:
-        """``iterations`` shared out among the threads (row k to thread k mod threads), then added in
-        order: the statistics of one thread's run, whatever the number (see gd_sim_merge)."""
+        """``iterations`` shared out among the threads (row k to thread k mod threads, the calling
+        thread taking share 0), then added in order: the statistics of one thread's run, whatever
+        the number (see gd_sim_merge). Whatever stops it (Ctrl-C, an error), no thread is still
+        playing when it returns or raises: the state they read must outlive them."""
         state, count, scratches = self._state, len(self.moves), self._scratches
         seeds = core.sim_seeds(state, iterations)
         rows: list[bytes] = [b""] * iterations
+        stop = threading.Event()
+        failed: list[BaseException] = []
 
         def play(k: int) -> None:
-            for row in range(k, iterations, len(scratches)):
-                rows[row] = core.sim_play(state, scratches[k], seeds[row], count)
+            try:
+                for row in range(k, iterations, len(scratches)):
+                    if stop.is_set():
+                        return
+                    rows[row] = core.sim_play(state, scratches[k], seeds[row], count)
+            except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+                failed.append(error)
+                stop.set()
 
-        with ThreadPoolExecutor(len(scratches)) as pool:
-            list(pool.map(play, range(len(scratches))))
+        helpers = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(1, len(scratches))]
+        try:
+            for helper in helpers:
+                helper.start()
+            play(0)
+        finally:
+            for helper in helpers:
+                while helper.is_alive():
+                    try:
+                        helper.join()
+                    except BaseException as error:  # noqa: BLE001 - Ctrl-C while waiting: wait still
+                        failed.append(error)
+                        stop.set()
+        if failed:
+            raise failed[0]
         core.sim_merge(state, rows)
 
     def batches(

@@ -74,6 +74,7 @@ class Versus:
     seed: int
     human: int
     last_search: dict[str, Any] | None = None
+    _likely: tuple[int, dict[str, Any] | None] | None = None  # (turns, what the computer likely kept)
 
     @property
     def computer(self) -> int:
@@ -90,6 +91,24 @@ class Versus:
         except InferenceError:
             return None
         return inference if inference.informative else None
+
+    def likely_kept(self) -> dict[str, Any] | None:
+        """What the computer likely kept with its last move, as the player can infer it (None
+        when its last move was not the last turn, a pass, or the bag is empty); once a turn."""
+        turns = len(self.game.history)
+        if self._likely is None or self._likely[0] != turns:
+            found = None
+            if not self.game.over and self.game.bag_count and self.game.to_move == self.human:
+                inference = self._inference(turn_seed(self.seed, turns))
+                if inference is not None:
+                    found = {
+                        "leaves": [x.to_dict() for x in inference.leaves[:5]],
+                        "holds": {k: round(v, 4) for k, v in inference.holds.items() if v >= 0.5},
+                        "exhaustive": inference.exhaustive,
+                        "racks": inference.racks,
+                    }
+            self._likely = (turns, found)
+        return self._likely[1]
 
     def computer_move(self) -> Move:
         """The computer's move now, by its level (a simulation seeded by the game and the turn;
@@ -297,6 +316,7 @@ def state(versus: Versus) -> dict[str, Any]:
         "to_move": game.to_move,
         "bag": game.bag_count,
         "unseen": game.unseen(human).to_dict(),
+        "likely_kept": versus.likely_kept(),
         "scoreless_turns": game.scoreless_turns,
         "over": over,
         "turns": turns,
