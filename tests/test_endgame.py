@@ -532,7 +532,13 @@ def test_ctrl_c_prints_the_deepest_finished_line(tmp_path) -> None:
         str(board),
     ]
     command += ["--rack", str(game.rack()), "--opponent-rack", str(game.rack(1 - game.to_move)), "--progress"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Ctrl-C as in a terminal: the suite may run as a background job, whose children inherit SIGINT ignored
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     stderr = bytearray()
 
     def read_stderr() -> None:
