@@ -548,8 +548,8 @@ export class VersusPanel {
       ? `Likely on its rack now: ${holds.join(", ")}`
       : "No letter is more likely than not on its rack.";
     $("vs-likely-how").textContent = likely.exhaustive
-      ? `From its last move, every one of ${likely.racks} racks it could have held valued.`
-      : `From its last move, ${likely.racks} of the racks it could have held sampled.`;
+      ? `From its last move, every one of ${likely.racks.toLocaleString("en")} racks it could have held valued.`
+      : `From its last move, ${likely.racks.toLocaleString("en")} of the racks it could have held sampled.`;
   }
 
   drawTurns() {
