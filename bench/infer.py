@@ -170,7 +170,7 @@ def choose(game: Game, leaves: Leaves, settings: dict, seed: int, with_inference
             )  # fmt: skip
         except InferenceError:
             inference = None
-    left = max(0.01, seconds - (time.perf_counter() - started))
+    left = max(0.01, seconds - (time.perf_counter() - started)) if settings["charge"] else seconds
     try:
         simulation = Simulation(
             game, leaves=leaves, candidates=settings["candidates"], plies=2,
@@ -202,6 +202,7 @@ def match(args: argparse.Namespace) -> None:
     settings = {
         "seconds": args.seconds, "candidates": args.candidates, "confidence": args.confidence,
         "min_iterations": args.min_iterations, "tolerance": args.tolerance, "max_racks": args.max_racks,
+        "charge": args.inference_time == "charged",
     }  # fmt: skip
     log = Path(args.log)
     done: dict[int, list[int]] = {}
@@ -227,8 +228,8 @@ def match(args: argparse.Namespace) -> None:
     print(
         f"simulation with inference against simulation without ({args.candidates} candidates, 2 plies, "
         f"confidence {args.confidence}, {args.seconds} s a turn for both, inference within it: tolerance "
-        f"{args.tolerance:g}, at most {args.max_racks} racks), SOWPODS, the sowpods table, {len(spreads)} "
-        "games in mirrored pairs"
+        f"{args.tolerance:g}, at most {args.max_racks} racks, its time {args.inference_time}), SOWPODS, the "
+        f"sowpods table, {len(spreads)} games in mirrored pairs"
     )
     print("| games | win rate with inference | 95% interval | mean spread | 95% interval |")
     print("| --- | --- | --- | --- | --- |")
@@ -257,6 +258,12 @@ def main() -> int:
     parser.add_argument("--min-iterations", type=int, default=16)
     parser.add_argument("--tolerance", type=float, default=2.0, help="match: the inference's tolerance")
     parser.add_argument("--log", default="bench-infer-match.jsonl", help="match: finished pairs (resumable)")
+    parser.add_argument(
+        "--inference-time",
+        choices=("charged", "free"),
+        default="charged",
+        help="match: the inference's time taken from the turn's (default) or not (its worth alone)",
+    )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
     if args.what == "tolerance":
