@@ -53,15 +53,6 @@ def load() -> tuple[Lexicon, Leaves, Leaves]:
     return _loaded["lexicon"], _loaded["sowpods"], _loaded["twl06"]  # type: ignore[return-value]
 
 
-def make(game: Game, move: object) -> None:
-    if move.is_play:
-        game.play(move)
-    elif move.kind == "exchange":
-        game.exchange(move.exchanged)
-    else:
-        game.pass_turn()
-
-
 def _prior_kept(unseen: list[int], move: object, rack_tiles: int) -> dict[str, float]:
     """Per letter, the chance before the move that the leave holds one (the leave drawn at random
     from the unseen tiles beside those the move placed): the baseline inference must beat."""
@@ -102,7 +93,7 @@ def tolerance(args: argparse.Namespace) -> None:
             else:
                 move = game.best_move("equity", sowpods)
             truth = "".join(sorted(move.leave))
-            make(game, move)
+            game.play(move)
             if game.to_move != 0 or move.kind == "pass" or game.bag_count == 0 or not truth:
                 continue  # the opponent's moves that keep tiles, with tiles left in the bag
             turns += 1
@@ -191,7 +182,7 @@ def play_pair(job: tuple[int, dict]) -> dict:
         turn = 0
         while not game.over:
             move = choose(game, sowpods, settings, seed * 1000 + turn, game.to_move == infer_seat)
-            make(game, move)
+            game.play(move)
             turn += 1
         scores = game.scores
         spreads.append(scores[infer_seat] - scores[1 - infer_seat])

@@ -73,7 +73,7 @@ def game_until(sowpods: Lexicon, leaves: Leaves, seed: int, stop) -> Game:
     while not game.over:
         move = game.best_move("equity", leaves)
         done = stop(game, move)
-        make(game, move)
+        game.play(move)
         if done:
             return game
     raise AssertionError("the game ended before the turn looked for")
@@ -82,17 +82,8 @@ def game_until(sowpods: Lexicon, leaves: Leaves, seed: int, stop) -> Game:
 def bag_reaches(sowpods: Lexicon, leaves: Leaves, seed: int, bag: int) -> bool:
     game = Game.new(sowpods, seed=seed)
     while not game.over and game.bag_count > bag:
-        make(game, game.best_move("equity", leaves))
+        game.play(game.best_move("equity", leaves))
     return game.bag_count == bag
-
-
-def make(game: Game, move: Move) -> None:
-    if move.is_play:
-        game.play(move)
-    elif move.kind == "exchange":
-        game.exchange(move.exchanged)
-    else:
-        game.pass_turn()
 
 
 def the_position_before(game: Game) -> tuple[Board, list[int], Move]:
@@ -215,7 +206,7 @@ def test_the_rack_an_equity_player_held_is_always_among_those_inferred(
     while not game.over and game.bag_count > 0:
         move = game.best_move("equity", leaves)
         truth = "".join(sorted(move.leave))
-        make(game, move)
+        game.play(move)
         if move.kind == "pass":
             continue
         if move.is_play and len(move.tiles) < 3:
