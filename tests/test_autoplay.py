@@ -91,7 +91,7 @@ def test_player_specs() -> None:
     for bad, message in [
         ("champion", "unknown player 'champion'"),
         ("equity:", "name the leave table"),
-        ("greedy:x", "only an equity, endgame or equity-pass0 player"),
+        ("greedy:x", "only an equity, endgame, endgame-only or equity-pass0 player"),
         ("equity:/no/such/leaves.klv", "leave table"),
     ]:
         with pytest.raises(AutoplayError, match=message):

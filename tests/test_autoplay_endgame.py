@@ -72,5 +72,42 @@ def test_the_endgame_player_gains_at_least_the_endgame_s_value(small_match_files
 
 def test_endgame_player_specs() -> None:
     assert PlayerSpec.parse("endgame").kind == "endgame"
-    with pytest.raises(AutoplayError, match="only an equity, endgame or equity-pass0 player"):
+    with pytest.raises(AutoplayError, match="only an equity, endgame, endgame-only or equity-pass0 player"):
         PlayerSpec.parse("greedy:sowpods")
+
+
+def test_endgame_only_plays_equity_until_the_bag_empties(small_match_files: tuple[Path, Path]) -> None:
+    """endgame-only: every move while the bag holds tiles is the equity player's, and once it is
+    empty the endgame solver's (the game from there gains at least the endgame's value)."""
+    lexicon_path, rules_path = small_match_files
+    players = [PlayerSpec("endgame-only"), PlayerSpec("greedy")]
+    match = Match.create(lexicon_path, str(rules_path), players, 2.0)
+    assert match.end_seconds == 2.0
+    run = run_autoplay(match, 8, seed=9, workers=1, keep_games=True)
+    engine = autoplay._engine(match)
+    solved = compared = 0
+    for record in run.records:
+        game = Game.new(engine.lexicon, engine.rules, seed=record.seed)
+        mine = record.first
+        for turn in record.game.turns:
+            where = (turn.row, turn.col, turn.direction, len(turn.word), turn.tiles_placed)
+            move = MOVE_RECORD.pack(turn.score, turn.equity, *where, turn.kind, turn.word)
+            if game.to_move == mine and game.bag_count == 0 and solved < 6:
+                value = solve_endgame(game).value
+                start, final = game.scores, record.game.scores
+                assert (final[mine] - start[mine]) - (final[1 - mine] - start[1 - mine]) >= value
+                solved += 1
+                break
+            if game.to_move == mine:
+                expected = game.best_move("equity").record(engine.rules)
+                assert move[:4] + move[8:] == expected[:4] + expected[8:]  # all but the equity
+                compared += 1
+            core.game_move(game._state, game._rules, move)
+    assert solved >= 3 and compared >= 12
+
+
+def test_an_endgame_player_s_time_must_be_positive(small_match_files: tuple[Path, Path]) -> None:
+    lexicon_path, rules_path = small_match_files
+    with pytest.raises(AutoplayError, match="above 0 s"):
+        Match.create(lexicon_path, str(rules_path), [PlayerSpec("endgame"), PlayerSpec("greedy")], 0)
+    assert PlayerSpec.parse("endgame-only").kind == "endgame-only"

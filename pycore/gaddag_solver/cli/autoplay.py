@@ -44,7 +44,8 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
         lexicon = args.lexicon or rules.default_lexicon
         if not lexicon:
             raise LexiconNotFoundError(f"ruleset {rules.name!r} has no default lexicon: give --lexicon")
-        match = autoplay.Match.create(lexicon, args.rules, specs)
+        end_seconds = autoplay.END_TURN_SECONDS if args.end_seconds is None else args.end_seconds
+        match = autoplay.Match.create(lexicon, args.rules, specs, end_seconds=end_seconds)
         bar = ProgressBar("games") if args.progress or sys.stderr.isatty() else None
         try:
             run = autoplay.run_autoplay(
@@ -116,8 +117,15 @@ def add_parser(sub: Any) -> None:
         default="equity,greedy",
         help="two players, comma-separated: greedy, equity (no leave table), equity:LEAVES "
         "(a leave table's name or path), or endgame / endgame:LEAVES (equity, then the pre-endgame "
-        "with 1-2 in the bag and the exact endgame, 5 s a search), or equity-pass0:LEAVES (equity with "
+        "with 1-2 in the bag and the exact endgame, --end-seconds a search), endgame-only:LEAVES "
+        "(equity, then the exact endgame once the bag is empty), or equity-pass0:LEAVES (equity with "
         "a pass that keeps a full rack worth 0, the old rule, for comparison); default equity,greedy",
+    )
+    p.add_argument(
+        "--end-seconds",
+        type=float,
+        metavar="S",
+        help="an endgame player's time per pre-endgame or endgame search (default 5)",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed, the same games")

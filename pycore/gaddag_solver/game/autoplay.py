@@ -38,13 +38,16 @@ from .stats import Interval, mean_interval, wilson
 
 # equity-pass0: the equity player with a pass that keeps a full rack worth 0, the rule before the
 # full-rack value (docs/equity.md): the baseline that rule was measured against
-PLAYER_KINDS = ("greedy", "equity", "endgame", "equity-pass0")
-TABLE_KINDS = ("equity", "endgame", "equity-pass0")  # the players that take a leave table
+PLAYER_KINDS = ("greedy", "equity", "endgame", "endgame-only", "equity-pass0")
+TABLE_KINDS = ("equity", "endgame", "endgame-only", "equity-pass0")  # the players that take a leave table
 # The endgame player: static equity until the bag holds END_BAG tiles or fewer, then the
 # pre-endgame solver, and the exact endgame once the bag is empty, each search at most
-# END_TURN_SECONDS (the best found by then; by equity when the pre-endgame has no answer yet).
+# END_TURN_SECONDS (Match.end_seconds; the best found by then; by equity when the pre-endgame has
+# no answer yet). endgame-only: the same without the pre-endgame (equity until the bag is empty),
+# so that a match tells what each phase's solver is worth.
 END_BAG = 2
 END_TURN_SECONDS = 5.0
+TURN_BY_TURN_KINDS = ("endgame", "endgame-only")
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before giving up
 MASK64 = (1 << 64) - 1
 
@@ -71,9 +74,10 @@ class AutoplayInterrupted(KeyboardInterrupt):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player: ``greedy`` (the best score), ``equity`` (the best score + leave value) or
-    ``endgame`` (equity, then the pre-endgame and the endgame solvers at the end of the game),
-    the last two with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
+    """A player: ``greedy`` (the best score), ``equity`` (the best score + leave value),
+    ``endgame`` (equity, then the pre-endgame and the endgame solvers at the end of the game) or
+    ``endgame-only`` (equity, then the endgame solver once the bag is empty), the last three
+    with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
 
     kind: str
     leaves: str | None = None
@@ -86,14 +90,14 @@ class PlayerSpec:
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """``greedy``, ``equity``, ``endgame``, or ``equity:NAME_OR_PATH`` / ``endgame:NAME_OR_PATH``
-        (a leave table's name or file)."""
+        """``greedy``, ``equity``, ``endgame``, ``endgame-only``, or ``equity:NAME_OR_PATH`` /
+        ``endgame:NAME_OR_PATH`` / ``endgame-only:NAME_OR_PATH`` (a leave table's name or file)."""
         kind, colon, table = text.strip().partition(":")
         kind = kind.strip().lower()
         if kind not in PLAYER_KINDS:
             raise AutoplayError(
-                f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame, endgame:LEAVES "
-                "or equity-pass0:LEAVES (a leave table's name or path)"
+                f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame, endgame:LEAVES, "
+                "endgame-only:LEAVES or equity-pass0:LEAVES (a leave table's name or path)"
             )
         if not colon:
             return cls(kind)
@@ -101,7 +105,8 @@ class PlayerSpec:
             raise AutoplayError(f"player {text!r}: name the leave table after the colon")
         if kind not in TABLE_KINDS:
             raise AutoplayError(
-                f"player {text!r}: only an equity, endgame or equity-pass0 player takes a leave table"
+                f"player {text!r}: only an equity, endgame, endgame-only or equity-pass0 player "
+                "takes a leave table"
             )
         return cls(kind, str(_resolve_leaves(table.strip())))
 
@@ -139,16 +144,26 @@ class Match:
     lexicon: str
     rules: str
     players: tuple[PlayerSpec, PlayerSpec]
+    end_seconds: float = END_TURN_SECONDS  # each search of an endgame player, at most
 
     @classmethod
-    def create(cls, lexicon: str | os.PathLike[str], rules: str, players: Sequence[PlayerSpec]) -> Match:
+    def create(
+        cls,
+        lexicon: str | os.PathLike[str],
+        rules: str,
+        players: Sequence[PlayerSpec],
+        end_seconds: float = END_TURN_SECONDS,
+    ) -> Match:
         if len(players) != 2:
             raise AutoplayError(f"self-play needs two players, not {len(players)}")
+        if not end_seconds > 0:
+            raise AutoplayError(f"an endgame player's time per search must be above 0 s, not {end_seconds!r}")
         rules = portable_rules(rules)
         loaded = Rules.load(rules)
         for player in players:
             load_table(player, loaded)  # a table that does not fit fails here, not in a worker
-        return cls(str(resolve_lexicon(lexicon).resolve()), rules, (players[0], players[1]))
+        lexicon_path = str(resolve_lexicon(lexicon).resolve())
+        return cls(lexicon_path, rules, (players[0], players[1]), float(end_seconds))
 
     @property
     def names(self) -> tuple[str, str]:
@@ -202,11 +217,12 @@ class _Engine:
         self.core_rules = core_rules(rules)
         self.players = match.players
         self.tables = [load_table(player, rules) for player in match.players]  # kept: .core points in
+        self.end_seconds = match.end_seconds
         self.selfplay = core.SelfPlay()
 
     def play(self, index: int, seed: int, keep: bool) -> GameRecord:
         first = index % 2
-        if any(player.kind == "endgame" for player in self.players):
+        if any(player.kind in TURN_BY_TURN_KINDS for player in self.players):
             game = self._play_turn_by_turn(first, seed)
         else:
             for seat in (0, 1):
@@ -245,14 +261,14 @@ class _Engine:
             player = game.to_move ^ first
             kind, table = self.players[player].kind, self.tables[player]
             move = None
-            if kind == "endgame" and game.bag_count == 0:
-                move = solve_endgame(game, time_limit=END_TURN_SECONDS).best
+            if kind in TURN_BY_TURN_KINDS and game.bag_count == 0:
+                move = solve_endgame(game, time_limit=self.end_seconds).best
             elif kind == "endgame" and game.bag_count <= END_BAG:
-                result = PreendgameSearch(game, leaves=table).run(time_limit=END_TURN_SECONDS)
+                result = PreendgameSearch(game, leaves=table).run(time_limit=self.end_seconds)
                 if result.best_index is not None:
                     move = result.best.move
             if move is None:
-                move = game.best_move("equity" if kind == "endgame" else kind, table)
+                move = game.best_move("equity" if kind in TURN_BY_TURN_KINDS else kind, table)
             game.play(move)
         return core.read_game(game._state.game)
 
