@@ -543,6 +543,119 @@ static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const ui
     return GD_OK;
 }
 
+/*
+ * The opponent's threat to go out. When the opponent can play all its tiles in one move, every
+ * move of the player to move that leaves that play standing is worth at most its score less what
+ * the opponent's going out then gains: the opponent may always make it. A play stands, with the
+ * same score, as long as no tile goes on its squares or next to the words it forms (its main
+ * word on its line, each new tile's cross-word on the other), whatever else is played. So a move
+ * whose bound cannot reach alpha is refuted without being played: no cross-sets, no table probe,
+ * no listing of the reply's plays. The bound rests on a line that ends the game, so it holds at
+ * any depth; it is used only where the reply would be searched (not at the horizon), so every
+ * depth's value stays the minimax value of that depth.
+ */
+#define OUT_THREATS 4 /* the opponent's best going-out plays kept (by score) */
+static void placement(const gd_move *m, uint32_t cols, uint32_t *first, uint32_t *step);
+typedef struct out_threat {
+    int32_t score;
+    uint8_t direction, line;  /* the main word's direction and row (across) or column (down) */
+    uint8_t start, end;       /* its first and last square along the line */
+    uint8_t tiles;            /* the new tiles */
+    uint8_t at[GD_MAX_DIM];   /* each new tile's place along the line */
+    uint8_t from[GD_MAX_DIM]; /* ... and the run of tiles across the line it joins: first */
+    uint8_t to[GD_MAX_DIM];   /* ... and last square (its own square when it joins none) */
+} out_threat;
+
+/* The opponent's (q's) best plays that go out, best first (at most OUT_THREATS); how many. */
+static uint32_t out_threats(gd_endgame_state *es, const gd_workspace *ws, uint32_t q, gd_move *scratch,
+                            size_t capacity, out_threat *out)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t held = tiles_of(es->rack[q], rules->alphabet_size);
+    size_t n = 0;
+    int rc;
+    if (held == 1) {
+        rc = one_tile_plays(es, ws, es->rack[q], scratch, capacity, &n);
+    } else {
+        /* the best one alone: listing every play of a full rack (with a blank, thousands) at each
+         * position costs more than the bound saves */
+        rc = capacity < 1 ? GD_ERR_NOMEM
+                          : gd_generate_horizon_best(es->lex, rules, es->board, ws, es->rack[q],
+                                                     rack_value(es, 1 - q), 1, scratch, &es->error);
+        n = 1;
+    }
+    if (rc != GD_OK || n > capacity) {
+        es->error.message[0] = '\0'; /* no room to list them: no bound, the search goes on as before */
+        return 0;
+    }
+    const uint32_t cols = rules->cols, rows = rules->rows;
+    uint32_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gd_move *m = &scratch[i];
+        if (m->kind != GD_PLAY || m->tiles_placed != held) continue;
+        uint32_t k = kept < OUT_THREATS ? kept : OUT_THREATS - 1;
+        if (kept == OUT_THREATS && m->score <= out[k].score) continue;
+        while (k > 0 && out[k - 1].score < m->score) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        if (kept < OUT_THREATS) kept++;
+        out_threat *t = &out[k];
+        const int across = m->direction == GD_ACROSS;
+        t->score = m->score;
+        t->direction = m->direction;
+        t->line = across ? m->row : m->col;
+        t->start = across ? m->col : m->row;
+        t->end = (uint8_t)(t->start + m->length - 1);
+        t->tiles = 0;
+        for (uint32_t j = 0; j < m->length; j++) {
+            if (m->word[j] & GD_ON_BOARD_FLAG) continue;
+            const uint32_t along = t->start + j, limit = across ? rows : cols;
+            uint32_t lo = t->line, hi = t->line; /* the run across the line through the new tile */
+            while (lo > 0 && es->board[across ? (lo - 1) * cols + along : along * cols + lo - 1]) lo--;
+            while (hi + 1 < limit && es->board[across ? (hi + 1) * cols + along : along * cols + hi + 1]) hi++;
+            t->at[t->tiles] = (uint8_t)along;
+            t->from[t->tiles] = (uint8_t)lo;
+            t->to[t->tiles] = (uint8_t)hi;
+            t->tiles++;
+        }
+    }
+    return kept;
+}
+
+/* Whether play m puts a tile on one of the threat's squares or next to one of its words. */
+static int spoils(const gd_move *m, const out_threat *t)
+{
+    if (m->kind != GD_PLAY) return 0;
+    for (uint32_t k = 0; k < m->length; k++) {
+        if (m->word[k] & GD_ON_BOARD_FLAG) continue;
+        const uint32_t r = m->row + (m->direction == GD_DOWN ? k : 0), c = m->col + (m->direction == GD_ACROSS ? k : 0);
+        /* the place along the threat's line and across it */
+        const uint32_t along = t->direction == GD_ACROSS ? c : r, across = t->direction == GD_ACROSS ? r : c;
+        if (across == t->line && along + 1 >= t->start && along <= (uint32_t)t->end + 1) return 1;
+        for (uint32_t i = 0; i < t->tiles; i++)
+            if (along == t->at[i] && across + 1 >= t->from[i] && across <= (uint32_t)t->to[i] + 1) return 1;
+    }
+    return 0;
+}
+
+/* What move m (of p, not ending the game) is worth at most, given the opponent's going-out
+ * plays; INFINITE_VALUE when m spoils every one kept. */
+static int32_t out_bound(const gd_endgame_state *es, const gd_move *m, uint32_t p, const out_threat *threats,
+                         uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        if (spoils(m, &threats[i])) continue;
+        int32_t left = rack_value(es, p);
+        if (m->kind == GD_PLAY)
+            for (uint32_t k = 0; k < m->length; k++)
+                if (!(m->word[k] & GD_ON_BOARD_FLAG)) left -= gd_tile_value(es->rules, m->word[k]);
+        const int32_t gone = threats[i].score + (es->rules->going_out_bonus + es->rules->going_out_penalty) * left;
+        return (m->kind == GD_PLAY ? m->score : 0) - gone;
+    }
+    return INFINITE_VALUE;
+}
+
 #ifdef GD_ENDGAME_CROSS_CHECK
 /* Built for the sanitizer tests: the one-tile plays against the generator's, move for move. */
 static int cross_check_one_tile(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack,
@@ -927,6 +1040,12 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
             moves[i].equity = (m->tiles_placed == held ? GOING_OUT_FIRST : 0) + (int32_t)m->tiles_placed * TILE_ORDER + worth;
         }
         count++;
+        /* the opponent's going-out plays, where its reply would be searched, listed once a move
+         * has failed to cut (most positions cut at once): the bound each sets on a move
+         * (out_bound) refutes most of the moves left unplayed */
+        out_threat threats[OUT_THREATS];
+        uint32_t threat_count = 0;
+        int threats_listed = !(ply > 0 && depth >= 2 && ply + 1 < GD_ENDGAME_MAX_PLY);
         /* in a shared search, a move whose position another thread is searching waits for a
          * second pass (ABDADA): when it comes, the other's result is usually in the table */
         size_t deferred[DEFER_MAX];
@@ -955,6 +1074,36 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
                 }
             }
             const gd_move *m = &moves[i];
+            if (!threats_listed && (j > 0 || best != -INFINITE_VALUE)) {
+                threats_listed = 1;
+                threat_count = out_threats(es, &es->workspace[wsi], 1 - p, moves + count, room - count, threats);
+            }
+            if (threat_count && !(m->kind == GD_PLAY && m->tiles_placed == held) &&
+                !(m->kind != GD_PLAY || m->score == 0 ? es->scoreless + 1 >= rules->scoreless_turns : 0)) {
+                const int32_t bound = out_bound(es, m, p, threats, threat_count);
+                if (bound <= alpha) {
+                    es->stats.out_bound_cuts++;
+#ifdef GD_ENDGAME_CROSS_CHECK
+                    /* the sanitizer build searches the move anyway: it must not be worth more */
+                    int check_exact, check_searched;
+                    const int32_t v = try_move(es, m, ply, depth, bound, bound + 1, wsi, base + count, held,
+                                               &check_exact, &check_searched);
+                    if (es->aborted || es->failed) return 0;
+                    if (v > bound) {
+                        es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
+                                                  "a move bounded by the opponent's going out at %d is worth more",
+                                                  (int)bound);
+                        return 0;
+                    }
+#endif
+                    if (bound > best) {
+                        best = bound;
+                        best_move = *m;
+                        set_pv(es, ply, m, 0);
+                    }
+                    continue;
+                }
+            }
             int child_exact, searched;
             int32_t v;
             if (best == -INFINITE_VALUE || beta - alpha <= 1) {

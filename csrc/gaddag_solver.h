@@ -658,6 +658,7 @@ typedef struct gd_endgame_stats {
     uint64_t killer_tries;         /* moves that cut elsewhere at the same ply, tried before generating */
     uint64_t killer_cuts;          /* ... and that cut here, so the position's moves were never listed */
     uint64_t deferred;             /* moves put off: another thread was searching their position */
+    uint64_t out_bound_cuts;       /* moves refuted unplayed by the opponent's going out (one tile left) */
 } gd_endgame_stats;
 
 /* How a value compares with the truth: equal, or a bound because it fell outside the window. */

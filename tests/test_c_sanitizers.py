@@ -43,8 +43,9 @@ FLAGS = [
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=all",
     "-pthread",  # the endgame searched on two threads sharing a table
-    # the endgame's one-tile plays also listed by the generator and compared, move for move, and
-    # its horizon's best move compared with the best of every move
+    # the endgame's one-tile plays also listed by the generator and compared, move for move, its
+    # horizon's best move compared with the best of every move, and every move refuted by the
+    # opponent's going out searched anyway and held to that bound
     "-DGD_ENDGAME_CROSS_CHECK",
 ]
 ENV = {

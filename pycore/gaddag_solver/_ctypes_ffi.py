@@ -325,6 +325,7 @@ class gd_endgame_stats(C.Structure):
         ("killer_tries", C.c_uint64),
         ("killer_cuts", C.c_uint64),
         ("deferred", C.c_uint64),
+        ("out_bound_cuts", C.c_uint64),
     ]
 
 

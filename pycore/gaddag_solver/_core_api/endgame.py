@@ -22,7 +22,8 @@ class EndgameResult(NamedTuple):
     nodes: int
     line: list[bytes]  # gd_move records, both sides' moves in turn
     bound: int = 0  # GD_BOUND_EXACT, _LOWER (value reached beta) or _UPPER (value did not pass alpha)
-    # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts, deferred
+    # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts, deferred,
+    # moves refuted by the opponent's going out
     stats: tuple[int, ...] = ()
 
 
@@ -89,6 +90,7 @@ def endgame_search(
         int(st.killer_tries),
         int(st.killer_cuts),
         int(st.deferred),
+        int(st.out_bound_cuts),
     )
     return EndgameResult(
         int(out.value),
