@@ -139,6 +139,22 @@ def test_endgame_values_equal_a_brute_force_minimax(scoreless_turns: int) -> Non
     assert passes_best < len(games)
 
 
+def test_the_opponent_s_going_out_refutes_moves_unplayed() -> None:
+    """The bound the opponent's going out sets (docs/endgame.md) refutes moves on these small
+    endgames, and the values are still the brute-force minimax's: the counter says the path the
+    minimax tests hold is taken."""
+    rules = small_set_rules(6)
+    lexicon = small_lexicon(rules)
+    refuted = 0
+    for game in endgames(lexicon, rules, range(12)):
+        state = EndgameSearch(game)._state
+        for depth in (1, 2, 3, 64):
+            found = core.endgame_search(state, depth, 10**9)
+            refuted += found.stats[6]  # moves refuted by the opponent's going out
+        assert found.complete and found.value == minimax(game, {})
+    assert refuted > 0
+
+
 def test_each_depth_equals_a_depth_limited_minimax() -> None:
     """The values of the shallow depths, where lines are cut off and valued by the guess: the
     search finds only the best move at its horizon, without listing the others, so this holds it
