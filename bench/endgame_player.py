@@ -37,7 +37,7 @@ from gaddag_solver.game.autoplay import (  # noqa: E402
     play_chunk,
     summarize,
 )
-from gaddag_solver.game.stats import mean_interval  # noqa: E402
+from gaddag_solver.game.stats import Interval, mean_interval  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
 
 
@@ -126,7 +126,29 @@ def main() -> int:
         print(f"| {p.name} | {p.games} | {p.wins} | {p.draws} | {p.losses} | {100 * w.value:.1f}% "
               f"[{100 * w.low:.1f}, {100 * w.high:.1f}] | "
               f"{s.value:+.1f} [{s.low:+.1f}, {s.high:+.1f}] |")  # fmt: skip
+    games = [records[i] for i in sorted(records) if i < args.games]
+    w, s = pair_intervals([(record, None) for record in games])
+    print(f"by mirrored pair (the pair shares its deal): {args.player} wins {100 * (0.5 + w.value):.1f}% "
+          f"[{100 * (0.5 + w.low):.1f}, {100 * (0.5 + w.high):.1f}], "
+          f"spread {s.value:+.2f} [{s.low:+.2f}, {s.high:+.2f}]")  # fmt: skip
     return 0
+
+
+def pair_intervals(games: list[tuple[GameRecord, GameRecord | None]]) -> tuple[Interval, Interval]:
+    """Win rate and spread gained by player 0, with 95% intervals over mirrored pairs (a pair
+    shares its deal, so the pair is the independent unit): against the equity player in the same
+    game when the second of a couple is None, else against the other run's game of that index
+    (the same deal, the same opponent)."""
+    by_pair: dict[int, list[tuple[float, float]]] = {}
+    for record, base in games:
+        if base is None:
+            gain = (outcome(record) - 0.5, float(record.spread))
+        else:
+            gain = (outcome(record) - outcome(base), float(record.spread - base.spread))
+        by_pair.setdefault(record.index // 2, []).append(gain)
+    wins = mean_interval([sum(g[0] for g in pair) / len(pair) for pair in by_pair.values()])
+    spreads = mean_interval([sum(g[1] for g in pair) / len(pair) for pair in by_pair.values()])
+    return wins, spreads
 
 
 def outcome(record: GameRecord) -> float:
@@ -157,20 +179,8 @@ def compare(full_path: Path, end_path: Path) -> int:
         ("both", "equity", [(full[i], None) for i in common]),
     ]
     for name, against, games in rows:
-        # a mirrored pair shares its bag, so the pair is the independent unit of the interval
-        by_pair: dict[int, list[tuple[float, float]]] = {}
-        changed = 0
-        for record, base in games:
-            # against equity, the equity player in the same game is the baseline; otherwise the
-            # other run's game of the same index (the same deal, the same opponent)
-            if base is None:
-                gain = (outcome(record) - 0.5, float(record.spread))
-            else:
-                gain = (outcome(record) - outcome(base), float(record.spread - base.spread))
-                changed += record.scores != base.scores
-            by_pair.setdefault(record.index // 2, []).append(gain)
-        w = mean_interval([sum(g[0] for g in pair) / len(pair) for pair in by_pair.values()])
-        s = mean_interval([sum(g[1] for g in pair) / len(pair) for pair in by_pair.values()])
+        w, s = pair_intervals(games)
+        changed = sum(base is not None and record.scores != base.scores for record, base in games)
         shown = str(changed) if against != "equity" else "-"
         print(f"| {name} | {against} | {len(games)} | {100 * w.value:+.1f} points [{100 * w.low:+.1f}, "
               f"{100 * w.high:+.1f}] | {s.value:+.2f} [{s.low:+.2f}, {s.high:+.2f}] | {shown} |")  # fmt: skip
