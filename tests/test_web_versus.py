@@ -403,38 +403,44 @@ def test_lookahead_computer_plays_the_endgame_exactly(
     browser: object, server: str, lexicon: Lexicon, leaves: Leaves
 ) -> None:
     """The look-ahead level to the end of a game: the player's moves the native equity player's,
-    the computer's replayed natively; with the bag empty its move is the native endgame search's."""
-    seed = 4
+    the computer's replayed natively; with the bag empty its move is the native endgame search's.
+
+    The computer's pre-endgame is timed, so which endgame it reaches (and whether it finishes in
+    0.5 s on a loaded machine) can vary: up to three games are played until one endgame solved in
+    the page has been held to the native search."""
     human = 0
-    game = Game.new(lexicon, ENGLISH, seed)
-    v = Versus(browser, server)
     endgames = 0
-    try:
-        v.start(seed, "lookahead", human, seconds=0.5)
-        assert "look-ahead, 0.5 s a move" in v.p.inner_text("#vs-level-name")
-        while not game.over:
-            move = game.best_move("equity", leaves)
-            state = v.make(move)
-            game.play(move)
-            if game.over:
-                break
-            search = state.get("search") or {}
-            if game.bag_count == 0:
-                assert search["kind"] == "endgame"
-                if search["complete"]:  # solved within its time (a loaded machine may not): exact
-                    native = solve_endgame(game)
-                    assert native.complete
-                    assert (search["value"], search["line"][0]) == (native.value, str(native.best))
-                    endgames += 1
-                else:
-                    assert search["reason"] == "time"
-            game.play(native_move(game, state["moves"][-1]))
-            check_shown(v, game, human)
-        assert endgames >= 1
-        assert v.state()["end"]["adjustments"] == list(game.end_adjustments)
-        assert not v.page.errors, v.page.errors
-    finally:
-        v.close()
+    for seed in (4, 5, 6):
+        game = Game.new(lexicon, ENGLISH, seed)
+        v = Versus(browser, server)
+        try:
+            v.start(seed, "lookahead", human, seconds=0.5)
+            assert "look-ahead, 0.5 s a move" in v.p.inner_text("#vs-level-name")
+            while not game.over:
+                move = game.best_move("equity", leaves)
+                state = v.make(move)
+                game.play(move)
+                if game.over:
+                    break
+                search = state.get("search") or {}
+                if game.bag_count == 0:
+                    assert search["kind"] == "endgame"
+                    if search["complete"]:  # solved within its time: exact
+                        native = solve_endgame(game)
+                        assert native.complete
+                        assert (search["value"], search["line"][0]) == (native.value, str(native.best))
+                        endgames += 1
+                    else:
+                        assert search["reason"] == "time"
+                game.play(native_move(game, state["moves"][-1]))
+                check_shown(v, game, human)
+            assert v.state()["end"]["adjustments"] == list(game.end_adjustments)
+            assert not v.page.errors, v.page.errors
+        finally:
+            v.close()
+        if endgames:
+            break
+    assert endgames >= 1
 
 
 @pytest.mark.parametrize(("width", "height"), [(1400, 1000), (1920, 1080), (390, 844)])
