@@ -736,6 +736,46 @@ int gd_endgame_restart(void *state, const gd_game *position, gd_error *err);
  */
 int gd_endgame_share(void *state, size_t state_size, void *started, gd_error *err);
 
+/* ---- Pre-endgame (preendgame.c; the model: docs/preendgame.md) ---------------------------- */
+
+#define GD_PEG_MAX_BAG 6
+#define GD_PEG_UNIT 1440 /* values are whole numbers of 1/1440 of a win: exact with up to 6 in the bag */
+#define GD_PEG_DONE 0
+#define GD_PEG_OVER_BUDGET 1 /* the budget of endgame positions was spent before the value was found */
+#define GD_PEG_PAUSED 2      /* the node limit was reached: call again to go on */
+
+typedef struct gd_peg_result {
+    int64_t value;     /* GD_PEG_DONE: the expected outcome in GD_PEG_UNITs (GD_PEG_UNIT: a sure win) */
+    uint32_t status;   /* GD_PEG_DONE, GD_PEG_OVER_BUDGET or GD_PEG_PAUSED */
+    uint32_t reserved;
+    uint64_t nodes;    /* endgame positions this call visited */
+    uint64_t endgames; /* endgames it searched (those its table answered not counted) */
+} gd_peg_result;
+
+/* Bytes of a pre-endgame state whose move stack holds `move_capacity` moves (the candidates of
+ * the decisions being made, one list per level). */
+size_t gd_peg_size(uint32_t move_capacity);
+/*
+ * Start a pre-endgame state (state_size bytes, caller-owned, 8-byte aligned) with a table of
+ * table_size bytes (64 bytes per entry, a power of two of them used) for what it values. Its
+ * endgames are searched in `endgame`, a started endgame state (gd_endgame_start) of the same
+ * lexicon and rules, restarted at each. `leaves` (may be NULL: by score) orders the candidates.
+ * All of them must outlive the state.
+ */
+int gd_peg_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves,
+                 void *endgame, void *table, size_t table_size, gd_error *err);
+/*
+ * The expected outcome (a win 1, a tie 1/2) of `move` (a play of `mine` or the pass) for the player
+ * to move in one world: its rack `mine`, the opponent's `theirs`, the bag `bag` (tile counts, 64
+ * bytes each; 1 to GD_PEG_MAX_BAG tiles in the bag), `spread` points ahead, after `scoreless`
+ * scoreless turns; both sides then play the model's decisions (docs/preendgame.md). At most
+ * `budget` endgame positions (0: no limit; then GD_PEG_OVER_BUDGET) and `node_limit` in this call
+ * (0: no limit; then GD_PEG_PAUSED: call again to go on, the work done kept in the tables).
+ */
+int gd_peg_value(void *state, const uint8_t *board, const uint8_t *mine, const uint8_t *theirs, const uint8_t *bag,
+                 int32_t spread, uint32_t scoreless, const gd_move *move, uint64_t budget, uint64_t node_limit,
+                 gd_peg_result *out, gd_error *err);
+
 /* ---- The DAWG baseline (dawg.c, movegen_dawg.c; docs/dawg.md) ------------------------------ */
 
 /*

@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("board and cross-sets", {"rules_check", "tiles", "workspace", "crossset", "score"}),
     ("generation", {"movegen", "movegen_dawg"}),
     ("game", {"rng", "game", "train"}),
-    ("look-ahead", {"infer", "sim", "endgame", "endgame_words"}),
+    ("look-ahead", {"infer", "sim", "endgame", "endgame_words", "preendgame"}),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)

@@ -253,6 +253,11 @@ GD_ENDGAME_MAX_ROOT_MOVES = 256
 GD_BOUND_EXACT = 0
 GD_BOUND_LOWER = 1
 GD_BOUND_UPPER = 2
+GD_PEG_MAX_BAG = 6
+GD_PEG_UNIT = 1440
+GD_PEG_DONE = 0
+GD_PEG_OVER_BUDGET = 1
+GD_PEG_PAUSED = 2
 
 
 class gd_infer_options(C.Structure):
@@ -343,6 +348,16 @@ class gd_endgame_result(C.Structure):
     ]
 
 
+class gd_peg_result(C.Structure):
+    _fields_ = [
+        ("value", C.c_int64),
+        ("status", C.c_uint32),
+        ("reserved", C.c_uint32),
+        ("nodes", C.c_uint64),
+        ("endgames", C.c_uint64),
+    ]
+
+
 STRUCTS: dict[str, type[C.Structure]] = {
     cls.__name__: cls
     for cls in (
@@ -369,6 +384,7 @@ STRUCTS: dict[str, type[C.Structure]] = {
         gd_sim_playout,
         gd_endgame_stats,
         gd_endgame_result,
+        gd_peg_result,
         gd_work,
     )
 }
@@ -591,6 +607,9 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_root_moves", C.c_int, [P, P, C.c_uint32, C.c_uint32, P]),
     ("gd_endgame_restart", C.c_int, [P, P, P]),
     ("gd_endgame_share", C.c_int, [P, C.c_size_t, P, P]),
+    ("gd_peg_size", C.c_size_t, [C.c_uint32]),
+    ("gd_peg_start", C.c_int, [P, C.c_size_t, P, P, P, P, P, C.c_size_t, P]),
+    ("gd_peg_value", C.c_int, [P, P, P, P, P, C.c_int32, C.c_uint32, P, C.c_uint64, C.c_uint64, P, P]),
     ("gd_dawg_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_dawg_open", C.c_int, [P, P, C.c_size_t, P, P]),
     ("gd_is_dawg", C.c_int, [P]),

@@ -9,7 +9,7 @@ opened and validated, its word queries, the builder), ``movegen`` (rules, worksp
 generation), ``dawg`` (Appel & Jacobson's generator), ``leaves`` (leave tables), ``selfplay``
 (whole games in one call), ``game`` (a game turn by turn), ``training`` (rack statistics for
 learning leave values), ``infer`` (the opponent's rack from their move), ``simulation`` and
-``endgame``. Every name of every module is here too, so
+``endgame``, ``preendgame``. Every name of every module is here too, so
 ``from gaddag_solver import _core_api as core; core.generate(...)`` reads as before.
 """
 
@@ -95,6 +95,7 @@ from .movegen import (
     stream,
 )
 from .movegen import _run_generator as _run_generator
+from .preendgame import PEG_TABLE_BYTES, PEG_UNIT, PegState, PegValue, peg_start, peg_value
 from .selfplay import PLAYER_KINDS, TURN_RECORD, TURN_SIZE, PlayedGame, SelfPlay, Turn, autoplay, read_game
 from .simulation import (
     PLAYOUT_SIZE,
@@ -131,12 +132,16 @@ __all__ = [
     "OUTPUT_START",
     "OpenedLeaves",
     "OpenedLexicon",
+    "PEG_TABLE_BYTES",
+    "PEG_UNIT",
     "PHASES",
     "PLAYER_KINDS",
     "PlayedGame",
     "ProgressCallback",
     "RackStats",
     "PLAYOUT_SIZE",
+    "PegState",
+    "PegValue",
     "SIM_CANDIDATE",
     "STREAM_CHUNK",
     "SelfPlay",
@@ -190,6 +195,8 @@ __all__ = [
     "new_rules",
     "new_workspace",
     "open_leaves",
+    "peg_start",
+    "peg_value",
     "open_lexicon",
     "pattern",
     "prepare",
