@@ -13,13 +13,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from gaddag_solver import Game, build_gaddag
+from gaddag_solver import Game, Leaves, build_gaddag
 from gaddag_solver import _core_api as core
 from gaddag_solver.game.preendgame import (
     EXACT,
@@ -32,6 +33,7 @@ from gaddag_solver.game.preendgame import (
 from gaddag_solver.move import MOVE_RECORD
 from small_words import WORDS as SMALL_WORDS
 from test_endgame import PASS_RECORD, minimax, small_lexicon, small_set_rules
+from test_game import random_csv
 
 
 def outcome(spread: int) -> Fraction:
@@ -351,3 +353,71 @@ def test_the_expected_spread_follows_the_model_s_own_decisions() -> None:
             assert spread == expected, (bag, float(spread), float(expected))
     ruled = next(i for i, c in enumerate(result.candidates) if c.status != EXACT)
     assert search.expected_spread(ruled) is None
+
+
+def same_figures(a: PreendgameResult, b: PreendgameResult) -> None:
+    assert a.best_index == b.best_index
+    for x, y in zip(a.candidates, b.candidates, strict=True):
+        assert (str(x.move), x.status, x.win_low, x.win_high) == (
+            str(y.move),
+            y.status,
+            y.win_low,
+            y.win_high,
+        )
+        assert x.worlds == y.worlds
+
+
+@pytest.mark.parametrize("bag", [1, 2])
+def test_the_model_in_the_core_gives_the_python_model_s_every_figure(bag: int) -> None:
+    """The core's gd_peg_value against the same model written in Python, with and without a
+    leave table to order the candidates (which decides between equal chances)."""
+    games = preendgames(bag, range(60))[: 8 if bag == 1 else 4]
+    rules = games[0].rules
+    text, _ = random_csv(rules, random.Random(bag), 12)
+    leaves = Leaves.from_csv_text(text, rules)
+    for number, game in enumerate(games):
+        table = leaves if number % 2 else None
+        in_core = PreendgameSearch(game, leaves=table, prune=number % 3 != 0).run()
+        in_python = PreendgameSearch(game, leaves=table, prune=number % 3 != 0, engine="python").run()
+        assert in_core.complete and in_python.complete
+        same_figures(in_core, in_python)
+    with pytest.raises(PreendgameError, match="engine"):
+        PreendgameSearch(games[0], engine="fortran")
+
+
+def test_the_core_refuses_a_move_or_a_world_the_position_cannot_have() -> None:
+    """gd_peg_value's checks: the bag holds 1 to 6 tiles, the move is a play or the pass of the
+    mover's own tiles on this board, the racks are not empty."""
+    game = preendgames(1, range(60))[0]
+    search = PreendgameSearch(game)
+    search.run()
+    context = search._context()
+    peg = search._core_peg(context)
+    world = search._root_worlds[0]
+    record = search._root[0].record
+    here = (search._board, search._mine, world.opponent, world.bag, search._spread, search._scoreless)
+    assert core.peg_value(peg, *here, record).status == core.lib.GD_PEG_DONE
+    empty = bytes(64)
+    seven = bytearray(world.bag)
+    seven[next(c for c in range(64) if seven[c])] += 6
+    cases = {
+        "bag": (*here[:3], empty, *here[4:]),
+        "7": (*here[:3], bytes(seven), *here[4:]),
+        "no tiles": (here[0], empty, *here[2:]),
+    }
+    outside = bytearray(world.bag)
+    outside[63] = 1
+    cases["alphabet"] = (*here[:3], bytes(outside), *here[4:])
+    for what, args in cases.items():
+        with pytest.raises(core.CoreError, match=what):
+            core.peg_value(peg, *args, record)
+    play = next(r.record for r in search._root if r.record[13] == 0)
+    exchange = bytearray(play)
+    exchange[13] = 1
+    with pytest.raises(core.CoreError, match="only plays and the pass"):
+        core.peg_value(peg, *here, bytes(exchange))
+    foreign = bytearray(play)
+    placed = next(k for k in range(foreign[11]) if not foreign[16 + k] & 0x40)
+    foreign[16 + placed] = next(c for c in range(1, 64) if search._mine[c] == 0 and c <= search._letters)
+    with pytest.raises(core.CoreError, match="not a play of the rack"):
+        core.peg_value(peg, *here, bytes(foreign))

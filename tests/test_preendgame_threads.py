@@ -85,15 +85,19 @@ def test_two_threads_over_several_passes_and_stopped_often(monkeypatch: pytest.M
 def test_a_helper_thread_s_error_is_raised_by_run(monkeypatch: pytest.MonkeyPatch) -> None:
     game = next(g for g in preendgames(1, range(60)) if len(PreendgameSearch(g)._root) >= 20)
     search = PreendgameSearch(game, threads=2)
-    real = core.endgame_search
     main = threading.current_thread()
 
-    def failing_off_the_main_thread(*args, **kwargs):  # type: ignore[no-untyped-def]
-        if threading.current_thread() is not main:
-            raise PreendgameError("a helper's endgame failed")
-        return real(*args, **kwargs)
+    def failing_off_the_main_thread(real):  # type: ignore[no-untyped-def]
+        def call(*args, **kwargs):  # type: ignore[no-untyped-def]
+            if threading.current_thread() is not main:
+                raise PreendgameError("a helper's endgame failed")
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(core, "endgame_search", failing_off_the_main_thread)
+        return call
+
+    # the model in the core (peg_value) or in Python (its endgames by endgame_search)
+    for name in ("endgame_search", "peg_value"):
+        monkeypatch.setattr(core, name, failing_off_the_main_thread(getattr(core, name)))
     with pytest.raises(PreendgameError, match="a helper's endgame failed"):
         search.run()
     assert search._helpers and not any(helper.is_alive() for helper in search._helpers)

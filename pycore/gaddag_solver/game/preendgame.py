@@ -62,6 +62,9 @@ if TYPE_CHECKING:
 
 MAX_BAG = 6
 METHODS = ("auto", "exact", "halving")  # auto: exact with 1 or 2 in the bag, halving from 3
+# where the exact model runs: the core (gd_peg_value), or the Python below (the expected spread and
+# the estimate use it; the tests hold the two to each other)
+ENGINES = ("core", "python")
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
 # Endgame positions a world may take in each pass but the last (which has no limit): the cheap
@@ -90,7 +93,10 @@ class PreendgameSearch(ThreadedRoot):
         threads: int = 1,
         method: str = "auto",
         seed: int = 0,
+        engine: str = "core",
     ) -> None:
+        if engine not in ENGINES:
+            raise PreendgameError(f"the engine is one of {', '.join(ENGINES)}, not {engine!r}")
         if not 1 <= threads <= MAX_THREADS:
             raise PreendgameError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         if method not in METHODS:
@@ -109,6 +115,7 @@ class PreendgameSearch(ThreadedRoot):
                 f"the leave table is for the {leaves.rules.name} rules, not {game.rules.name}"
             )
         self.game = game
+        self._engine = engine
         self.rules = game.rules
         self._rules = game._rules
         self._leaves = None if leaves is None else leaves.core
@@ -306,9 +313,48 @@ class PreendgameSearch(ThreadedRoot):
         return value
 
     def _root_value(self, world: World, record: bytes, by_equity: bool = False) -> Fraction:
-        """The expected outcome of a root candidate in one world (:meth:`_move_value`)."""
+        """The expected outcome of a root candidate in one world (:meth:`_move_value`; in the core
+        unless asked otherwise)."""
+        if self._engine == "core" and not by_equity:
+            return self._core_value(world, record)
         here = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
         return self._move_value(*here, record, by_equity)
+
+    def _core_value(self, world: World, record: bytes) -> Fraction:
+        """:meth:`_move_value` in the core (gd_peg_value), a slice of endgame positions at a time
+        so that the clock and stop() are checked between slices."""
+        context = self._context()
+        peg = self._core_peg(context)
+        here = (self._board, self._mine, world.opponent, world.bag, self._spread, self._scoreless)
+        while True:
+            self._check_clock()
+            budget = 0
+            if context.budget:
+                if context.budget_left <= 0:
+                    raise _OverBudget
+                budget = context.budget_left
+            try:
+                found = core.peg_value(peg, *here, record, budget, self._slice_nodes)
+            except core.CoreError as error:
+                raise PreendgameError(f"the pre-endgame failed: {error}") from None
+            context.nodes += found.nodes
+            context.endgames += found.endgames
+            context.budget_left -= found.nodes
+            if found.status == core.lib.GD_PEG_DONE:
+                return Fraction(found.value, core.PEG_UNIT)
+            if found.status == core.lib.GD_PEG_OVER_BUDGET:
+                raise _OverBudget
+
+    def _core_peg(self, context: _Context) -> core.PegState:
+        """``context``'s model in the core, searching its endgames in the context's endgame search
+        (started, when it is not yet, on the root board with the first world's racks and the bag set
+        aside: every endgame restarts it)."""
+        if context.peg is None:
+            if context.eg_state is None:
+                world = self._root_worlds[0]
+                self._enter_endgame(context, self._board, self._mine, world.opponent, self._scoreless)
+            context.peg = core.peg_start(self._lex, self._rules, self._leaves, context.eg_state)
+        return context.peg
 
     # ---- the endgames ------------------------------------------------------------------------------
 
@@ -356,6 +402,7 @@ class PreendgameSearch(ThreadedRoot):
         except core.CoreError as error:
             raise PreendgameError(f"an endgame of the pre-endgame cannot be set up: {error}") from None
         state.game.scoreless = scoreless
+        state.game.bag_count = 0  # the tiles not on the board or the racks: none, but at the root
         if context.eg_state is None:
             size = self._table_bytes
             context.eg_state = core.endgame_start(self._lex, self._rules, state, table_bytes=size)

@@ -21,12 +21,13 @@ class _Context:
     """What one thread of the search works with: a move generator's workspace, the endgame search
     (its table shared with the other threads'), the budget of the world it values, its counters."""
 
-    __slots__ = ("workspace", "leaf_state", "eg_state", "budget", "budget_left", "nodes", "endgames")
+    __slots__ = ("workspace", "leaf_state", "eg_state", "peg", "budget", "budget_left", "nodes", "endgames")
 
     def __init__(self) -> None:
         self.workspace = core.Workspace()
         self.leaf_state = core.GameState()
         self.eg_state: core.EndgameState | None = None
+        self.peg: core.PegState | None = None  # the model in the core, searching in eg_state
         self.budget = 0  # positions a world may take in the pass being made; 0: no limit
         self.budget_left = 0
         self.nodes = 0
