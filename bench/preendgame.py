@@ -11,7 +11,10 @@ prints the table for each, then the speed-up of each over the first (bench/endga
 the geometric mean of the ratios with its 95% interval, over positions both solved that took at
 least 0.2 s with the first) and how many best moves or exact win probabilities differ.
 
-    python bench/preendgame.py --bag 1 --positions 50 --limit 120 [--threads 1,2]
+--engine python values the root's moves with the model written in Python rather than in the core
+(the same figures; for comparing their speed).
+
+    python bench/preendgame.py --bag 1 --positions 50 --limit 120 [--threads 1,2] [--engine python]
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import median_interval, print_speedups, thread_counts  # noqa: E402
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
-from gaddag_solver.game.preendgame import PreendgameSearch  # noqa: E402
+from gaddag_solver.game.preendgame import ENGINES, PreendgameSearch  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
 
 
@@ -42,6 +45,9 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per position before giving up")
     parser.add_argument(
         "--threads", type=thread_counts, default=[1], metavar="N,...", help="threads per search (default 1)"
+    )
+    parser.add_argument(
+        "--engine", choices=ENGINES, default="core", help="where the model runs (default core)"
     )
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
@@ -61,7 +67,7 @@ def main() -> int:
             continue
         for threads in args.threads:
             started = time.perf_counter()
-            search = PreendgameSearch(game, leaves=leaves, threads=threads)
+            search = PreendgameSearch(game, leaves=leaves, threads=threads, engine=args.engine)
             result = search.run(time_limit=args.limit)
             seconds = time.perf_counter() - started
             loads.append(os.getloadavg()[0])
@@ -98,6 +104,7 @@ def print_table(
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
     how = " and ".join(sorted("exact" if m == "exact" else "estimated (successive halving)" for m in methods))
     print(f"pre-endgames with {args.bag} in the bag from self-play ({args.lexicon}), {threads} thread(s), "
+          f"the model in {'the core' if args.engine == 'core' else 'Python'}, "
           f"limit {args.limit:.0f} s, {how}; load average {min(loads):.2f}–{max(loads):.2f}")  # fmt: skip
     print("| positions | median s | 95% CI of the median | 90th percentile s | worst s | not done in limit |")
     print("| --- | --- | --- | --- | --- | --- |")
