@@ -765,6 +765,14 @@ size_t gd_peg_size(uint32_t move_capacity);
 int gd_peg_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves,
                  void *endgame, void *table, size_t table_size, gd_error *err);
 /*
+ * A second pre-endgame state for another thread: it shares `started`'s table (and its lexicon,
+ * rules and leaves), searching its endgames in `endgame` (a started endgame state of its own,
+ * e.g. gd_endgame_share of `started`'s). Each state is used by one thread at a time; the table's
+ * entries are read and written under per-bucket locks, and an entry holds whatever thread stored
+ * it, so values do not depend on the number of threads.
+ */
+int gd_peg_share(void *state, size_t state_size, void *started, void *endgame, gd_error *err);
+/*
  * The expected outcome (a win 1, a tie 1/2) of `move` (a play of `mine` or the pass) for the player
  * to move in one world: its rack `mine`, the opponent's `theirs`, the bag `bag` (tile counts, 64
  * bytes each; 1 to GD_PEG_MAX_BAG tiles in the bag), `spread` points ahead, after `scoreless`

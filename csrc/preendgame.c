@@ -41,7 +41,8 @@ typedef struct peg_entry {
     int32_t value;
     int32_t score;
     uint8_t type;
-    uint8_t row, col, direction, length, tiles_placed, kind, reserved;
+    uint8_t row, col, direction, length, tiles_placed, kind;
+    uint8_t lock; /* the bucket's lock, in its first entry (see locked_bucket) */
     uint8_t word[GD_MAX_DIM];
 } peg_entry;
 _Static_assert(sizeof(peg_entry) == 64, "a table entry is 64 bytes (gaddag_solver.h says so)");
@@ -88,20 +89,13 @@ size_t gd_peg_size(uint32_t move_capacity)
     return sizeof(gd_peg_state) + (size_t)move_capacity * sizeof(gd_move);
 }
 
-int gd_peg_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves,
-                 void *endgame, void *table, size_t table_size, gd_error *err)
+/* Set a state up on a table (the checks on the table, the lexicon and the rules are the caller's). */
+static int set_up(gd_peg_state *ps, size_t state_size, const gd_lexicon *lex, const gd_rules *rules,
+                  const gd_leaves *leaves, void *endgame, peg_entry *table, uint64_t table_mask, gd_error *err)
 {
-    gd_peg_state *ps = state;
-    if (!ps || !lex || !rules || !endgame || !table) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
     if (state_size < sizeof *ps + 64 * sizeof(gd_move))
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a pre-endgame state needs at least %zu bytes, not %zu",
                             sizeof *ps + 64 * sizeof(gd_move), state_size);
-    uint64_t entries = table_size / sizeof(peg_entry);
-    if (entries < 1024) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a table of %zu bytes is too small", table_size);
-    uint64_t power = 1024;
-    while (power * 2 <= entries) power *= 2;
-    if (rules->alphabet_size >= PEG_CODES || rules->rows * rules->cols > GD_MAX_SQUARES)
-        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "rules out of bounds");
     memset(ps, 0, offsetof(gd_peg_state, frame));
     ps->move_capacity = (uint32_t)((state_size - sizeof *ps) / sizeof(gd_move));
     ps->lex = lex;
@@ -109,14 +103,40 @@ int gd_peg_start(void *state, size_t state_size, const gd_lexicon *lex, const gd
     ps->leaves = leaves;
     ps->endgame = endgame;
     ps->table = table;
-    ps->table_mask = power - 1;
-    memset(table, 0, power * sizeof(peg_entry));
+    ps->table_mask = table_mask;
     ps->squares = rules->rows * rules->cols;
     ps->alphabet = rules->alphabet_size;
     ps->position.magic = GD_GAME_MAGIC;
     ps->position.squares = ps->squares;
     ps->magic = PEG_MAGIC;
     return GD_OK;
+}
+
+int gd_peg_start(void *state, size_t state_size, const gd_lexicon *lex, const gd_rules *rules, const gd_leaves *leaves,
+                 void *endgame, void *table, size_t table_size, gd_error *err)
+{
+    gd_peg_state *ps = state;
+    if (!ps || !lex || !rules || !endgame || !table) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    uint64_t entries = table_size / sizeof(peg_entry);
+    if (entries < 1024) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a table of %zu bytes is too small", table_size);
+    uint64_t power = 1024;
+    while (power * 2 <= entries) power *= 2;
+    if (rules->alphabet_size >= PEG_CODES || rules->rows * rules->cols > GD_MAX_SQUARES)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "rules out of bounds");
+    int rc = set_up(ps, state_size, lex, rules, leaves, endgame, table, power - 1, err);
+    if (rc) return rc;
+    memset(table, 0, power * sizeof(peg_entry));
+    return GD_OK;
+}
+
+int gd_peg_share(void *state, size_t state_size, void *started, void *endgame, gd_error *err)
+{
+    gd_peg_state *ps = state;
+    const gd_peg_state *from = started;
+    if (!ps || !from || !endgame) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "missing argument");
+    if (from->magic != PEG_MAGIC) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "not a started pre-endgame");
+    if (ps == from) return gd_set_error(err, GD_ERR_ARGUMENT, 0, "a state cannot share its own table");
+    return set_up(ps, state_size, from->lex, from->rules, from->leaves, endgame, from->table, from->table_mask, err);
 }
 
 /* ---- keys ------------------------------------------------------------------------------------- */
@@ -179,31 +199,57 @@ static void key_move(peg_key *k, const gd_move *m)
     key_bytes(k, m->word, m->length);
 }
 
-static peg_entry *lookup(gd_peg_state *ps, peg_key k, int type)
+/* A bucket's lock, in its first entry's `lock` byte: states that share a table (gd_peg_share)
+ * read and write entries whole. Uncontended it costs an atomic exchange, little beside the work
+ * an entry stands for, so a state alone takes it too. */
+static peg_entry *locked_bucket(const gd_peg_state *ps, peg_key k)
 {
     peg_entry *bucket = &ps->table[k.h1 & ps->table_mask & ~(uint64_t)(PEG_BUCKET - 1)];
-    for (int i = 0; i < PEG_BUCKET; i++)
-        if (bucket[i].type == type && bucket[i].k1 == k.h1 && bucket[i].k2 == k.h2) return &bucket[i];
-    return NULL;
+    while (__atomic_exchange_n(&bucket->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&bucket->lock, __ATOMIC_RELAXED)) {
+        }
+    return bucket;
+}
+static void unlock(peg_entry *bucket) { __atomic_store_n(&bucket->lock, 0, __ATOMIC_RELEASE); }
+
+/* The entry of key `k` and `type`, copied to `out`: 1 if the table has it. */
+static int lookup(const gd_peg_state *ps, peg_key k, int type, peg_entry *out)
+{
+    peg_entry *bucket = locked_bucket(ps, k);
+    int found = 0;
+    for (int i = 0; i < PEG_BUCKET && !found; i++)
+        if (bucket[i].type == type && bucket[i].k1 == k.h1 && bucket[i].k2 == k.h2) {
+            *out = bucket[i];
+            found = 1;
+        }
+    unlock(bucket);
+    return found;
 }
 
-/* Where to store a new result: an empty slot of its bucket, else one picked by the key. */
-static peg_entry *slot_for(gd_peg_state *ps, peg_key k, int type)
+/* Store `e` under key `k`: in an empty slot of its bucket, else one picked by the key. */
+static void store(const gd_peg_state *ps, peg_key k, peg_entry e)
 {
-    peg_entry *bucket = &ps->table[k.h1 & ps->table_mask & ~(uint64_t)(PEG_BUCKET - 1)];
+    e.k1 = k.h1;
+    e.k2 = k.h2;
+    peg_entry *bucket = locked_bucket(ps, k);
+    int slot = (int)(k.h2 % PEG_BUCKET);
     for (int i = 0; i < PEG_BUCKET; i++)
         if (bucket[i].type == ENTRY_EMPTY) {
-            bucket[i].type = (uint8_t)type;
-            bucket[i].k1 = k.h1;
-            bucket[i].k2 = k.h2;
-            return &bucket[i];
+            slot = i;
+            break;
         }
-    peg_entry *e = &bucket[k.h2 % PEG_BUCKET];
-    memset(e, 0, sizeof *e);
-    e->type = (uint8_t)type;
-    e->k1 = k.h1;
-    e->k2 = k.h2;
-    return e;
+    e.lock = bucket[slot].lock; /* held: it is bucket[0]'s, kept as it is until unlock */
+    bucket[slot] = e;
+    unlock(bucket);
+}
+
+static void store_value(const gd_peg_state *ps, peg_key k, int type, int32_t value)
+{
+    peg_entry e;
+    memset(&e, 0, sizeof e);
+    e.type = (uint8_t)type;
+    e.value = value;
+    store(ps, k, e);
 }
 
 /* ---- tiles ------------------------------------------------------------------------------------ */
@@ -322,8 +368,8 @@ static int64_t endgame(gd_peg_state *ps, const uint8_t *board, const uint8_t *mi
                        int32_t spread, uint32_t scoreless)
 {
     peg_key k = position_key(ps, ENTRY_ENDGAME, board, mine, theirs, spread, scoreless);
-    const peg_entry *hit = lookup(ps, k, ENTRY_ENDGAME);
-    if (hit) return hit->value;
+    peg_entry hit;
+    if (lookup(ps, k, ENTRY_ENDGAME, &hit)) return hit.value;
     gd_game *p = &ps->position;
     memcpy(p->board, board, ps->squares);
     memset(p->rack, 0, sizeof p->rack);
@@ -363,7 +409,7 @@ static int64_t endgame(gd_peg_state *ps, const uint8_t *board, const uint8_t *mi
     int32_t outcome = found->bound == GD_BOUND_LOWER   ? GD_PEG_UNIT
                       : found->bound == GD_BOUND_UPPER ? 0
                                                        : GD_PEG_UNIT / 2;
-    slot_for(ps, k, ENTRY_ENDGAME)->value = outcome;
+    store_value(ps, k, ENTRY_ENDGAME, outcome);
     return outcome;
 }
 
@@ -463,9 +509,9 @@ static int decide(gd_peg_state *ps, uint32_t level, const uint8_t *board, const 
     uint8_t bag_size[PEG_CODES] = {(uint8_t)bag};
     peg_key k = position_key(ps, ENTRY_DECISION, board, mine, unseen, spread, scoreless);
     key_bytes(&k, bag_size, 1);
-    const peg_entry *hit = lookup(ps, k, ENTRY_DECISION);
-    if (hit) {
-        decision_of(hit, chosen);
+    peg_entry hit;
+    if (lookup(ps, k, ENTRY_DECISION, &hit)) {
+        decision_of(&hit, chosen);
         return 0;
     }
     const uint32_t worlds_at = ps->multiset_top, moves_at = ps->move_top;
@@ -513,7 +559,11 @@ static int decide(gd_peg_state *ps, uint32_t level, const uint8_t *board, const 
     *chosen = ps->moves[moves_at + best];
     ps->multiset_top = worlds_at;
     ps->move_top = moves_at;
-    remember_decision(slot_for(ps, k, ENTRY_DECISION), chosen);
+    peg_entry e;
+    memset(&e, 0, sizeof e);
+    e.type = ENTRY_DECISION;
+    remember_decision(&e, chosen);
+    store(ps, k, e);
     return 0;
 }
 
@@ -527,8 +577,8 @@ static int64_t move_value(gd_peg_state *ps, uint32_t level, const uint8_t *board
     peg_key k = position_key(ps, ENTRY_VALUE, board, mine, theirs, spread, scoreless);
     key_bytes(&k, bag, ps->alphabet + 1);
     key_move(&k, move);
-    const peg_entry *hit = lookup(ps, k, ENTRY_VALUE);
-    if (hit) return hit->value;
+    peg_entry hit;
+    if (lookup(ps, k, ENTRY_VALUE, &hit)) return hit.value;
     peg_frame *f = &ps->frame[level];
     memcpy(f->after, board, ps->squares);
     memcpy(f->kept, mine, PEG_CODES);
@@ -574,7 +624,7 @@ static int64_t move_value(gd_peg_state *ps, uint32_t level, const uint8_t *board
     ps->multiset_top = draws_at;
     if (sum % ways) return fail(ps, "a pre-endgame value is not a whole number of its unit");
     const int64_t value = sum / ways;
-    slot_for(ps, k, ENTRY_VALUE)->value = (int32_t)value;
+    store_value(ps, k, ENTRY_VALUE, (int32_t)value);
     return value;
 }
 

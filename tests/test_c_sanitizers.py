@@ -190,6 +190,8 @@ PYTHON_SUITES = [
     # the pre-endgame's model in the core against the same model in Python, and its refusals
     "tests/test_preendgame.py::test_the_model_in_the_core_gives_the_python_model_s_every_figure[1]",
     "tests/test_preendgame.py::test_the_core_refuses_a_move_or_a_world_the_position_cannot_have",
+    # and on two threads sharing its table
+    "tests/test_preendgame_threads.py::test_two_threads_match_the_brute_force_model",
     # the DAWG generator through the ctypes binding (what Pyodide uses), on the largest positions
     "tests/test_dawg.py::test_reference_vectors_by_the_dawg_engine",
     "tests/test_dawg.py::test_damaged_and_forged_dawgs_are_refused",
@@ -215,7 +217,7 @@ SHARDS = {
     "movegen-rest": [MOVEGEN, "-k", " and ".join(f"not ({part})" for part in MOVEGEN_PARTS)],
     "queries": suites_of("test_scoring.py", "test_reference_vectors.py", "test_lexicon_queries.py"),
     "dawg-simulate": suites_of("test_dawg.py", "test_simulate.py"),
-    "games": suites_of("test_game.py", "test_endgame.py", "test_preendgame.py"),
+    "games": suites_of("test_game.py", "test_endgame.py", "test_preendgame.py", "test_preendgame_threads.py"),
 }
 
 

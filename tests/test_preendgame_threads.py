@@ -44,7 +44,24 @@ def test_two_threads_give_the_one_thread_answer_and_both_threads_work(bag: int) 
         same_answer(alone, together)
         assert together.endgames == sum(c.endgames for c in search._contexts)
         helped += search._contexts[1].endgames > 0
+        first, second = search._contexts
+        if second.peg is not None:  # the model's table in the core is the calling thread's
+            assert second.peg.keep[0] is first.peg and second.peg.table is None
     assert helped >= len(games) // 2  # the second thread searched endgames of its own
+
+
+def test_a_shared_model_state_is_checked() -> None:
+    """gd_peg_share wants a started state other than itself."""
+    game = preendgames(1, range(60))[0]
+    search = PreendgameSearch(game)
+    search.run()
+    first = search._contexts[0]
+    peg = first.peg
+    rc = core.lib.gd_peg_share(peg.buffer, peg.size, peg.buffer, first.eg_state.buffer, peg.error)
+    assert rc != core.lib.GD_OK and "its own table" in core._message(peg.error)
+    unstarted = core.PegState(64, 0, own_table=False)
+    with pytest.raises(core.CoreError, match="not a started pre-endgame"):
+        core.peg_share(unstarted, first.eg_state)
 
 
 def test_two_threads_match_the_brute_force_model() -> None:

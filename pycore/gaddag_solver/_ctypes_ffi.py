@@ -609,6 +609,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_share", C.c_int, [P, C.c_size_t, P, P]),
     ("gd_peg_size", C.c_size_t, [C.c_uint32]),
     ("gd_peg_start", C.c_int, [P, C.c_size_t, P, P, P, P, P, C.c_size_t, P]),
+    ("gd_peg_share", C.c_int, [P, C.c_size_t, P, P, P]),
     ("gd_peg_value", C.c_int, [P, P, P, P, P, C.c_int32, C.c_uint32, P, C.c_uint64, C.c_uint64, P, P]),
     ("gd_dawg_check_header", C.c_int, [P, C.c_size_t, C.c_uint64, P]),
     ("gd_dawg_open", C.c_int, [P, P, C.c_size_t, P, P]),

@@ -95,7 +95,7 @@ from .movegen import (
     stream,
 )
 from .movegen import _run_generator as _run_generator
-from .preendgame import PEG_TABLE_BYTES, PEG_UNIT, PegState, PegValue, peg_start, peg_value
+from .preendgame import PEG_TABLE_BYTES, PEG_UNIT, PegState, PegValue, peg_share, peg_start, peg_value
 from .selfplay import PLAYER_KINDS, TURN_RECORD, TURN_SIZE, PlayedGame, SelfPlay, Turn, autoplay, read_game
 from .simulation import (
     PLAYOUT_SIZE,
@@ -195,6 +195,7 @@ __all__ = [
     "new_rules",
     "new_workspace",
     "open_leaves",
+    "peg_share",
     "peg_start",
     "peg_value",
     "open_lexicon",

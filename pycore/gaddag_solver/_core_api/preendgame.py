@@ -26,10 +26,10 @@ class PegState:
 
     __slots__ = ("buffer", "size", "table", "error", "result", "move", "keep")
 
-    def __init__(self, move_capacity: int, table_bytes: int) -> None:
+    def __init__(self, move_capacity: int, table_bytes: int, own_table: bool = True) -> None:
         self.size = int(lib.gd_peg_size(move_capacity))
         self.buffer = ffi.new("uint64_t[]", (self.size + 7) // 8)
-        self.table = ffi.new("uint64_t[]", max(8192, table_bytes // 8))
+        self.table = ffi.new("uint64_t[]", max(8192, table_bytes // 8)) if own_table else None
         self.error = ffi.new("gd_error *")
         self.result = ffi.new("gd_peg_result *")
         self.move = ffi.new("gd_move *")
@@ -60,6 +60,18 @@ def peg_start(
         state.table, table_size, state.error,
     )  # fmt: skip
     state.check(rc, "gd_peg_start")
+    return state
+
+
+def peg_share(
+    started: PegState, endgame: EndgameState, move_capacity: int = ENDGAME_MOVE_CAPACITY
+) -> PegState:
+    """A state for another thread sharing ``started``'s table (gd_peg_share), searching its
+    endgames in ``endgame`` (that thread's own endgame search)."""
+    state = PegState(move_capacity, 0, own_table=False)
+    state.keep = (started, endgame)
+    rc = lib.gd_peg_share(state.buffer, state.size, started.buffer, endgame.buffer, state.error)
+    state.check(rc, "gd_peg_share")
     return state
 
 

@@ -139,6 +139,7 @@ class PreendgameSearch(ThreadedRoot):
         self._local = threading.local()
         self._local.context = self._contexts[0]
         self._lock = threading.Lock()  # the root candidates' standing, shared by the threads
+        self._peg_lock = threading.Lock()  # the model's table in the core, made once for all threads
         self._table_bytes = table_bytes
         self._slice_nodes = slice_nodes
         self._moves: dict[tuple[bytes, bytes, int], list[bytes]] = {}
@@ -348,12 +349,17 @@ class PreendgameSearch(ThreadedRoot):
     def _core_peg(self, context: _Context) -> core.PegState:
         """``context``'s model in the core, searching its endgames in the context's endgame search
         (started, when it is not yet, on the root board with the first world's racks and the bag set
-        aside: every endgame restarts it)."""
+        aside: every endgame restarts it); every thread's shares the calling thread's table."""
         if context.peg is None:
             if context.eg_state is None:
                 world = self._root_worlds[0]
                 self._enter_endgame(context, self._board, self._mine, world.opponent, self._scoreless)
-            context.peg = core.peg_start(self._lex, self._rules, self._leaves, context.eg_state)
+            first = self._contexts[0]
+            with self._peg_lock:  # one table for every thread: the first to get here makes it
+                if first.peg is None:
+                    first.peg = core.peg_start(self._lex, self._rules, self._leaves, first.eg_state)
+                if context.peg is None:
+                    context.peg = core.peg_share(first.peg, context.eg_state)
         return context.peg
 
     # ---- the endgames ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ class _Context:
         self.workspace = core.Workspace()
         self.leaf_state = core.GameState()
         self.eg_state: core.EndgameState | None = None
-        self.peg: core.PegState | None = None  # the model in the core, searching in eg_state
+        self.peg: core.PegState | None = None  # the model in the core (one table), searching in eg_state
         self.budget = 0  # positions a world may take in the pass being made; 0: no limit
         self.budget_left = 0
         self.nodes = 0
