@@ -1,7 +1,8 @@
 """The pre-endgame on several threads (docs/preendgame.md, "Threads"): the threads take the root
 candidates of a pass one after another, and once none is left to take, the worlds of those still
-being valued; each thread has a context of its own (a workspace, an endgame search sharing the
-calling thread's table), the rest is shared. PreendgameSearch takes these methods from
+being valued; each thread has a context of its own (a workspace, an endgame search: with the
+model in Python sharing the calling thread's table, with the model in the core a table of its
+own, the model's table being shared), the rest is shared. PreendgameSearch takes these methods from
 ThreadedRoot; they use its attributes (the root candidates, the lock, the passes' bookkeeping)."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ PROGRESS_SECONDS = 0.2
 
 class _Context:
     """What one thread of the search works with: a move generator's workspace, the endgame search
-    (its table shared with the other threads'), the budget of the world it values, its counters."""
+    (see the module's docstring for its table), the budget of the world it values, its counters."""
 
     __slots__ = ("workspace", "leaf_state", "eg_state", "peg", "budget", "budget_left", "nodes", "endgames")
 
@@ -40,6 +41,7 @@ class ThreadedRoot:
     _contexts: list[_Context]
     _root: list[Any]
     _root_worlds: list[World]
+    _engine: str
 
     def _run_pass(
         self, budget: int, started: float, progress: Callable[[PreendgameResult], object] | None
@@ -81,7 +83,10 @@ class ThreadedRoot:
         self._helpers_wanted = None
         first = self._contexts[0].eg_state
         for context in self._contexts[1:]:
-            if context.eg_state is None:
+            # with the model in the core, whose shared table holds every endgame's outcome, each
+            # thread's endgame search keeps a table of its own (started when it first needs it):
+            # a shared one takes a lock at every position, which cost more than the threads gained
+            if context.eg_state is None and self._engine != "core":
                 context.eg_state = core.endgame_share(first)
         self._helpers = [
             threading.Thread(target=self._help, args=(context, budget, started), daemon=True)
