@@ -473,16 +473,16 @@ static int push_candidates(gd_peg_state *ps, const uint8_t *board, const uint8_t
     return 0;
 }
 
-/* A decision kept in the table: the move without its equity (which orders nothing after). */
+/* A decision kept in the table: the move without its equity (which orders nothing after). Its
+ * placement bytes (row to kind) stand in the same order in both. */
+#define PLACEMENT_BYTES (offsetof(gd_move, kind) + 1 - offsetof(gd_move, row))
+_Static_assert(offsetof(peg_entry, kind) + 1 - offsetof(peg_entry, row) == PLACEMENT_BYTES,
+               "a table entry keeps a move's placement as gd_move does");
+
 static void remember_decision(peg_entry *e, const gd_move *m)
 {
     e->score = m->score;
-    e->row = m->row;
-    e->col = m->col;
-    e->direction = m->direction;
-    e->length = m->length;
-    e->tiles_placed = m->tiles_placed;
-    e->kind = m->kind;
+    memcpy(&e->row, &m->row, PLACEMENT_BYTES);
     memcpy(e->word, m->word, sizeof e->word);
 }
 
@@ -490,12 +490,7 @@ static void decision_of(const peg_entry *e, gd_move *m)
 {
     memset(m, 0, sizeof *m);
     m->score = e->score;
-    m->row = e->row;
-    m->col = e->col;
-    m->direction = e->direction;
-    m->length = e->length;
-    m->tiles_placed = e->tiles_placed;
-    m->kind = e->kind;
+    memcpy(&m->row, &e->row, PLACEMENT_BYTES);
     memcpy(m->word, e->word, sizeof m->word);
 }
 
