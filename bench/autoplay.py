@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/autoplay.py [--lexicon sowpods] [--games 400] [--seed 1] [--repeat 3]
                                        [--leaves NAME|PATH | --plausible-leaves] [--instructions] [--json]
+                                       [--magpie]
 
 For each matchup (equity vs equity without a table; equity vs equity with a leave table when
 one is given — ``--plausible-leaves`` builds bench/equity.py's hand-made table of realistic
@@ -15,6 +16,14 @@ Wall time on a shared machine swings by a third between runs. ``--instructions``
 same games under valgrind's callgrind, counting only inside gd_play_game, and prints millions of
 instructions per game: the same count on every run, so a change to the generator can be judged
 on a busy machine (it takes about a minute per 100 games).
+
+``--magpie`` also plays as many games with MAGPIE in the same run (``bash bench/magpie/build.sh``
+builds it; skipped with a message when it is not), one thread, static equity on both sides, with
+no leave values and with the table given by --leaves converted to its format (the build converts
+our shipped sowpods table), the fastest of --repeat runs, and prints our games per second over
+its. Its games are its own (same lexicon, rules and table, not the same bags), so the rates are
+compared, not the games; its start-up (the lexicon and its word map) is measured by a one-game
+run and taken off.
 """
 
 from __future__ import annotations
@@ -46,6 +55,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per matchup; the fastest is kept")
     parser.add_argument("--json", action="store_true", help="also print the rows as JSON")
     parser.add_argument(
+        "--magpie", action="store_true", help="also time MAGPIE's self-play (bench/magpie/build.sh)"
+    )
+    parser.add_argument(
         "--instructions", action="store_true", help="also count instructions per game under callgrind"
     )
     tables = parser.add_mutually_exclusive_group()
@@ -69,7 +81,37 @@ def main() -> int:
             matchups.insert(1, (f"equity:{table}", f"equity:{table}", TARGET))
         rows = run_matchups(args, matchups)
     print_table(args, rows)
+    if args.magpie:
+        print_magpie(args, rows)
     return 0
+
+
+def print_magpie(args: argparse.Namespace, rows: list[dict]) -> None:
+    """MAGPIE's games per second beside ours (see the module's docstring)."""
+    import magpie_side
+
+    print()
+    if magpie_side.magpie_dir() is None:
+        print(magpie_side.SKIP_MESSAGE)
+        return
+    if args.lexicon != "sowpods":
+        print(f"MAGPIE is built with the sowpods lexicon only, not {args.lexicon}: left out")
+        return
+    load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "unknown"
+    print(f"MAGPIE beside ours, same run: CPU {magpie_side.cpu_model()}, load {load}")
+    print(f"{'matchup':<30} {'ours games/s':>13} {'MAGPIE games/s':>15} {'ours / MAGPIE':>14}")
+    for row in rows:
+        if row["matchup"].startswith("greedy"):
+            continue
+        with_table = "table" in row["matchup"]
+        if with_table and args.leaves != "sowpods":
+            print(f"{row['matchup']:<30} MAGPIE has our sowpods table only (--leaves sowpods)")
+            continue
+        runs = [magpie_side.autoplay(args.games, args.seed, with_table) for _ in range(max(1, args.repeat))]
+        theirs = max(run["games_per_s"] for run in runs)
+        ours = row["games_per_s"]
+        print(f"{row['matchup']:<30} {ours:>13.1f} {theirs:>15.1f} {ours / theirs:>14.2f}")
+    print("target: ours / MAGPIE at least 1.5 with the same leave table")
 
 
 def run_matchups(args: argparse.Namespace, matchups: list[tuple[str, str, float | None]]) -> list[dict]:

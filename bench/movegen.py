@@ -2,7 +2,7 @@
 """Move-generation benchmark: every play of each position, timed in the process.
 
     .venv/bin/python bench/movegen.py [--lexicon PATH] [--positions FILE.cgp] [--rules english]
-                                      [--min-ms 20] [--json]
+                                      [--min-ms 20] [--json] [--parts] [--magpie]
 
 The lexicon is loaded once. For each position, board set-up (cross-sets and anchors,
 gd_prepare) and all-plays generation (gd_generate into a reused buffer) are timed separately.
@@ -13,6 +13,12 @@ table, a summary by rack kind, and last one line
     RESULT median_us=… mean_us=… positions=… moves=…
 
 for generation alone. The same module runs inside Pyodide (bench/wasm.py drives it).
+
+--magpie also times MAGPIE on the same positions, lexicon and machine, in the same run (built by
+``bash bench/magpie/build.sh``, skipped with a message when it is not): its unsorted all-plays
+mode through a C driver (bench/magpie/movegen.c), against ours in the core alone (the call
+without copying the plays out, less a call into the core that does nothing, so the binding's
+cost is not counted against us), with the ratio by rack kind, the CPU model and the load.
 """
 
 from __future__ import annotations
@@ -208,6 +214,53 @@ def print_report(result: dict) -> None:  # type: ignore[type-arg]
     )
 
 
+def print_magpie(result: dict, positions: Path, min_ms: float) -> None:  # type: ignore[type-arg]
+    """MAGPIE beside ours, position by position (see the module's docstring)."""
+    import magpie_side
+
+    print()
+    if magpie_side.magpie_dir() is None:
+        print(magpie_side.SKIP_MESSAGE)
+        return
+    theirs = magpie_side.movegen(positions, min_ms)
+    rows = result["positions"]
+    if len(theirs) != len(rows):
+        raise SystemExit(f"MAGPIE timed {len(theirs)} positions of {len(rows)}")
+    print(f"MAGPIE beside ours, same run: CPU {magpie_side.cpu_model()}, load {load_average()}")
+    header = f"{'pos':>4}  {'rack':<8} {'plays':>7} {'MAGPIE':>7} {'ours core µs':>13} {'MAGPIE µs':>10}"
+    print(f"{header} {'ratio':>6}")
+    for r, (plays, magpie_us) in zip(rows, theirs, strict=True):
+        r["core_us"] = max(r["raw_us"] - r["call_us"], 0.0)
+        r["magpie_us"] = magpie_us
+        note = "" if plays == r["moves"] else "  (MAGPIE lists an empty board's plays across only)"
+        print(
+            f"{r['position']:>4}  {r['rack']:<8} {r['moves']:>7} {plays:>7} {r['core_us']:>13.1f} "
+            f"{magpie_us:>10.1f} {r['core_us'] / magpie_us:>6.2f}{note}"
+        )
+    print()
+    print(
+        f"{'racks':<12} {'positions':>9} {'ours median µs':>15} {'MAGPIE median µs':>17} {'median ratio':>13}"
+    )
+    for name, members in (
+        ("all", rows),
+        ("no blank", [r for r in rows if not r["blanks"]]),
+        ("1-2 blanks", [r for r in rows if r["blanks"]]),
+    ):
+        if members:
+            ours = statistics.median(r["core_us"] for r in members)
+            magpie = statistics.median(r["magpie_us"] for r in members)
+            ratio = statistics.median(r["core_us"] / r["magpie_us"] for r in members)
+            print(f"{name:<12} {len(members):>9} {ours:>15.1f} {magpie:>17.1f} {ratio:>13.2f}")
+    print("ratio: our time / MAGPIE's (the target is 0.5 or less)")
+
+
+def load_average() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "unknown"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Time move generation per position.")
     parser.add_argument("--lexicon", default=str(DEFAULT_LEXICON), help="a .gaddag file")
@@ -216,13 +269,18 @@ def main() -> int:
     parser.add_argument("--min-ms", type=float, default=20.0, help="shortest timed batch (default 20 ms)")
     parser.add_argument("--json", action="store_true", help="print the measurements as JSON instead")
     parser.add_argument("--parts", action="store_true", help="also time the parts of a generate call")
+    parser.add_argument(
+        "--magpie", action="store_true", help="also time MAGPIE on the same positions (bench/magpie/build.sh)"
+    )
     args = parser.parse_args()
     lines = [line for line in Path(args.positions).read_text().splitlines() if line.strip()]
-    result = measure(args.lexicon, lines, args.rules, args.min_ms, args.parts)
+    result = measure(args.lexicon, lines, args.rules, args.min_ms, args.parts or args.magpie)
     if args.json:
         print(json.dumps(result))
     else:
         print_report(result)
+        if args.magpie:
+            print_magpie(result, Path(args.positions), args.min_ms)
     return 0
 
 
