@@ -24,11 +24,12 @@ SKIP_MESSAGE = "MAGPIE is not built, so it is left out; build it with: bash benc
 
 
 def magpie_dir() -> Path | None:
-    """bench/magpie/build/, holding bin/magpie, magpie-movegen and data/, or None when any of
+    """bench/magpie/build/, holding bin/magpie, magpie-movegen, magpie-simulate and data/, or None when any of
     them is missing."""
     needed = [
         BUILD_DIR / "bin" / "magpie",
         BUILD_DIR / "magpie-movegen",
+        BUILD_DIR / "magpie-simulate",
         BUILD_DIR / "data" / "lexica" / f"{LEXICON}.kwg",
         BUILD_DIR / "data" / "lexica" / f"{LEAVES}.klv2",
         BUILD_DIR / "data" / "lexica" / f"{ZERO_LEAVES}.klv2",
@@ -64,6 +65,41 @@ def movegen(cgp_path: Path, min_ms: float, record: str = "small") -> list[tuple[
     for line in completed.stdout.splitlines():
         fields = line.split()
         if fields and fields[0].isdigit():
+            rows.append((int(fields[2]), float(fields[3])))
+    return rows
+
+
+def simulate(
+    cgp_path: Path, iterations: int, plies: int, candidates: int, threads: int = 1
+) -> list[tuple[int, float]]:
+    """(playouts, seconds) for each position of a CGP file, in order, by MAGPIE's simulation.
+
+    Each position: MAGPIE's ``candidates`` best plays by static equity (our sowpods table in
+    its format), each simulated ``iterations`` times round robin to ``plies`` plies with no
+    stopping rule, on ``threads`` threads, the opponent's rack drawn from the unseen tiles; the
+    seed is the position's number. Timed in one process (bench/magpie/simulate.c), so the
+    lexicon and table are loaded once and not counted."""
+    folder = _require()
+    completed = subprocess.run(
+        [
+            str(folder / "magpie-simulate"),
+            str(folder / "data"),
+            LEXICON,
+            str(cgp_path),
+            str(iterations),
+            str(plies),
+            str(candidates),
+            str(threads),
+            LEAVES,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = []
+    for line in completed.stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[0] == "POSITION":
             rows.append((int(fields[2]), float(fields[3])))
     return rows
 

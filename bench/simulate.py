@@ -2,6 +2,7 @@
 """Simulation benchmark: how fast it simulates, and how much stronger it plays.
 
     .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2] [--threads 1,2]
+                                             [--magpie]
     .venv/bin/python bench/simulate.py page [--seconds 10]
     .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
 
@@ -9,6 +10,10 @@
 table) for a fixed number of iterations with the stopping rule off, and prints playouts per
 second and candidate-plies per second (a playout is the candidate and its plies); with --threads
 1,2 each count in turn, with the speed-up over the first and whether the standings agree.
+With --magpie, MAGPIE (built by ``bash bench/magpie/build.sh``; skipped with a message when it is
+not) then simulates the same positions with the same settings (15 candidates by static equity with
+our sowpods table in its format, round robin, no stopping rule) on the first thread count, and the
+playouts per second are printed side by side, position by position, with the CPU model and load.
 
 ``page`` runs the same simulation in the page (Chromium, the built site, the worker's Pyodide) for
 --seconds on one mid-game position and natively for as many iterations, and prints playouts per
@@ -26,14 +31,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
+sys.path.insert(0, str(ROOT / "bench"))  # magpie_side, for --magpie
 
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
+from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.game.endgame import EndgameSearch  # noqa: E402
 from gaddag_solver.game.simulate import Simulation, SimulationError  # noqa: E402
 from gaddag_solver.game.stats import mean_interval, wilson  # noqa: E402
@@ -76,6 +84,7 @@ def speed(args: argparse.Namespace) -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     baseline = None
     first: list[object] = []
+    per_position: list[tuple[int, float]] = []
     for threads in counts:
         playouts = plies = 0
         seconds = 0.0
@@ -86,8 +95,11 @@ def speed(args: argparse.Namespace) -> None:
             )
             started = time.perf_counter()
             result = simulation.step(args.iterations)
-            seconds += time.perf_counter() - started
+            spent = time.perf_counter() - started
+            seconds += spent
             done = sum(c.iterations for c in result.candidates)
+            if threads == counts[0]:
+                per_position.append((done, spent))
             playouts += done
             plies += done * (1 + args.plies)
             standings.append([(str(c.move), c.mean) for c in result.candidates])
@@ -97,6 +109,61 @@ def speed(args: argparse.Namespace) -> None:
         same = "yes" if standings == first else "NO"
         print(f"| {threads} | {len(games)} | {playouts} | {seconds:.2f} | {rate:.0f} | "
               f"{plies / seconds:.0f} | {rate / baseline:.2f}× | {same} |")  # fmt: skip
+    if args.magpie:
+        print_magpie(args, games, per_position, counts[0])
+
+
+def cgp_of(game: Game) -> str:
+    """The position of a game as a CGP line: board, the rack on turn, scores on turn first."""
+    scores = game.scores
+    mover = game.to_move
+    position = Position(
+        game.board, game.rack(), None, (scores[mover], scores[1 - mover]), game.scoreless_turns
+    )
+    return format_cgp(position)
+
+
+def print_magpie(
+    args: argparse.Namespace, games: list[Game], ours: list[tuple[int, float]], threads: int
+) -> None:
+    """MAGPIE's simulation of the same positions, beside ours (``--magpie``)."""
+    import magpie_side
+
+    print()
+    if magpie_side.magpie_dir() is None:
+        print(magpie_side.SKIP_MESSAGE)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "positions.cgp"
+        path.write_text("".join(cgp_of(game) + "\n" for game in games))
+        theirs = magpie_side.simulate(path, args.iterations, args.plies, 15, threads)
+    if len(theirs) != len(ours):
+        raise SystemExit(f"MAGPIE simulated {len(theirs)} positions of {len(ours)}")
+    print(f"MAGPIE beside ours, same positions, run after ours: CPU {magpie_side.cpu_model()}, "
+          f"load {load_average()}; {threads} thread(s), 15 candidates, {args.plies} plies, "
+          f"{args.iterations} playouts each, round robin")  # fmt: skip
+    print("| position | rack | ours playouts/s | MAGPIE playouts/s | ours / MAGPIE |")
+    print("| --- | --- | --- | --- | --- |")
+    ratios = []
+    for number, (game, (done, spent), (their_done, their_spent)) in enumerate(
+        zip(games, ours, theirs, strict=True), 1
+    ):
+        our_rate, their_rate = done / spent, their_done / their_spent
+        ratio = our_rate / their_rate
+        ratios.append(ratio)
+        print(f"| {number} | {game.rack()} | {our_rate:.0f} | {their_rate:.0f} | {ratio:.2f} |")
+    our_total = sum(d for d, _ in ours) / sum(t for _, t in ours)
+    their_total = sum(d for d, _ in theirs) / sum(t for _, t in theirs)
+    print(f"| all | | {our_total:.0f} | {their_total:.0f} | {our_total / their_total:.2f} |")
+    print(f"median of the per-position ratios {statistics.median(ratios):.2f} (range "
+          f"{min(ratios):.2f}–{max(ratios):.2f}); above 1: ours faster (the target is 1.5)")  # fmt: skip
+
+
+def load_average() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "unknown"
 
 
 def page(args: argparse.Namespace) -> None:
@@ -240,6 +307,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=0.25, help="the simulating player's time per turn")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", default="1", help="speed: thread counts to compare, e.g. 1,2")
+    parser.add_argument(
+        "--magpie",
+        action="store_true",
+        help="speed: also simulate the same positions with MAGPIE (bench/magpie/build.sh), "
+        "with the first thread count",
+    )
     parser.add_argument("--candidates", type=int, default=15, help="match: candidates simulated (default 15)")
     parser.add_argument(
         "--confidence", type=float, default=0.99, help="match: the stopping rule's confidence"

@@ -4,6 +4,7 @@
 #   src/                MAGPIE's source, built with its release flags (-O3 -flto -march=native)
 #   bin/magpie          MAGPIE's command line, run from build/ (it reads ./data)
 #   magpie-movegen      our timing driver (bench/magpie/movegen.c) linked to MAGPIE's objects
+#   magpie-simulate     our simulation timing driver (bench/magpie/simulate.c), linked the same way
 #   data/               layouts and letter distributions from MAGPIE-DATA, and in data/lexica/
 #                       our lexicon and leave table in MAGPIE's formats:
 #                       CSW_SOWPODS.kwg (+ .wmp) from lexicons/sources/sowpods.txt,
@@ -98,21 +99,23 @@ if [ ! -x "$BUILD/bin/magpie" ]; then
     cp "$BUILD/src/bin/magpie" "$BUILD/bin/magpie"
 fi
 
-# 3. Our driver, compiled with the same flags and linked to MAGPIE's objects (not its main).
-if [ ! -x "$BUILD/magpie-movegen" ] || [ "$HERE/movegen.c" -nt "$BUILD/magpie-movegen" ]; then
-    say "compiling magpie-movegen"
-    mapfile -t objects < <(find "$BUILD/src/$OBJ_DIR/src" -name '*.o' | sort)
-    # (the link optimises MAGPIE's code again, -flto, and repeats its warnings: kept in a log)
-    {
-        nice -n 19 "$CC" "${CFLAGS_RELEASE[@]}" -I"$BUILD/src" -c "$HERE/movegen.c" -o "$BUILD/movegen.o" &&
-            nice -n 19 "$CC" -pthread "${CFLAGS_RELEASE[@]}" "$BUILD/movegen.o" "${objects[@]}" -lm \
-                -o "$BUILD/magpie-movegen"
-    } > "$BUILD/movegen.log" 2>&1 || {
-        cat "$BUILD/movegen.log" >&2
-        echo "compiling magpie-movegen failed; see $BUILD/movegen.log" >&2
-        exit 1
-    }
-fi
+# 3. Our drivers, each compiled with the same flags and linked to MAGPIE's objects (not its main).
+for driver in movegen simulate; do
+    if [ ! -x "$BUILD/magpie-$driver" ] || [ "$HERE/$driver.c" -nt "$BUILD/magpie-$driver" ] || [ "$HERE/driver.h" -nt "$BUILD/magpie-$driver" ]; then
+        say "compiling magpie-$driver"
+        mapfile -t objects < <(find "$BUILD/src/$OBJ_DIR/src" -name '*.o' | sort)
+        # (the link optimises MAGPIE's code again, -flto, and repeats its warnings: kept in a log)
+        {
+            nice -n 19 "$CC" "${CFLAGS_RELEASE[@]}" -I"$BUILD/src" -I"$HERE" -c "$HERE/$driver.c" -o "$BUILD/$driver.o" &&
+                nice -n 19 "$CC" -pthread "${CFLAGS_RELEASE[@]}" "$BUILD/$driver.o" "${objects[@]}" -lm \
+                    -o "$BUILD/magpie-$driver"
+        } > "$BUILD/$driver.log" 2>&1 || {
+            cat "$BUILD/$driver.log" >&2
+            echo "compiling magpie-$driver failed; see $BUILD/$driver.log" >&2
+            exit 1
+        }
+    fi
+done
 
 # 4. Layouts, letter distributions and win percentages from MAGPIE-DATA (only those: some of
 #    its large files may be absent from a partial copy).
@@ -168,7 +171,7 @@ if [ ! -f "$LEXICA/${LEXICON}_ZERO.klv2" ]; then
     magpie createdata klv "${LEXICON}_ZERO" english
 fi
 
-for file in bin/magpie magpie-movegen "data/lexica/$LEXICON.kwg" "data/lexica/$LEXICON.wmp" \
+for file in bin/magpie magpie-movegen magpie-simulate "data/lexica/$LEXICON.kwg" "data/lexica/$LEXICON.wmp" \
     "data/lexica/$LEXICON.klv2" "data/lexica/${LEXICON}_ZERO.klv2"; do
     if [ ! -f "$BUILD/$file" ]; then
         echo "missing after the build: $BUILD/$file" >&2
@@ -178,5 +181,6 @@ done
 say "MAGPIE $(cat "$BUILD/src/COMMIT") built in $BUILD"
 echo "    command line   $BUILD/bin/magpie (run it from $BUILD)"
 echo "    movegen driver $BUILD/magpie-movegen $BUILD/data $LEXICON POSITIONS.cgp MIN_MS"
+echo "    sim driver     $BUILD/magpie-simulate $BUILD/data $LEXICON POSITIONS.cgp ITERATIONS PLIES CANDIDATES THREADS"
 echo "    lexicon        $LEXICA/$LEXICON.kwg, .wmp (from $WORDS)"
 echo "    leaves         $LEXICA/$LEXICON.klv2 (from $OUR_LEAVES), ${LEXICON}_ZERO.klv2"

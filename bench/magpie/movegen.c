@@ -41,6 +41,8 @@
 #include "src/impl/move_gen.h"
 #include "src/util/io_util.h"
 
+#include "driver.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,30 +52,6 @@
 // Room for the moves of one position. A small list does not check its capacity, so this is
 // generous: positions with two blanks on an open board have tens of thousands of plays.
 enum { MOVE_CAPACITY = 1 << 19, MAX_POSITIONS = 100000, LINE_MAX_CHARS = 4096 };
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void die_on_error(ErrorStack *error_stack, const char *what) {
-  if (!error_stack_is_empty(error_stack)) {
-    fprintf(stderr, "magpie-movegen: %s failed:\n", what);
-    error_stack_print_and_reset(error_stack);
-    exit(1);
-  }
-}
-
-// Runs a MAGPIE command ("set -lex ...") on the config, exiting on error.
-static void run_command(Config *config, const char *command) {
-  ErrorStack *error_stack = error_stack_create();
-  config_load_command(config, command, error_stack);
-  die_on_error(error_stack, command);
-  config_execute_command(config, error_stack);
-  die_on_error(error_stack, command);
-  error_stack_destroy(error_stack);
-}
 
 static void generate(const MoveGenArgs *args, int repeats) {
   for (int i = 0; i < repeats; i++) {
