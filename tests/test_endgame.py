@@ -383,6 +383,31 @@ def test_a_time_limit_counts_from_the_start_not_from_each_depth(monkeypatch: pyt
     assert len(slices) <= 10
 
 
+@pytest.mark.parametrize("max_depth", [3, 4])
+def test_a_max_depth_past_the_stepped_depths_ends_the_search_there(
+    monkeypatch: pytest.MonkeyPatch, max_depth: int
+) -> None:
+    """Depths go one at a time up to STEP_DEPTHS, then to max_depth, and stop there when that
+    search is not complete. (A max_depth from STEP_DEPTHS up once searched it again and again
+    until the time limit, or for ever without one.) STEP_DEPTHS is lowered to 2 here so that a
+    7-vs-7 endgame, never complete by depth 4, gets there in moments."""
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    leaves = Leaves.load("sowpods", Rules.load("english"))
+    game = Game.new(lexicon, seed=2)
+    while game.bag_count:
+        game.play(game.best_move("equity", leaves))
+    monkeypatch.setattr(endgame_module, "STEP_DEPTHS", 2)
+    depths = []
+    for result in EndgameSearch(game).deepen(max_depth=max_depth, time_limit=60):
+        depths.append(result.depth)
+        assert len(depths) <= 4, f"depths searched so far: {depths}"
+    assert depths == [1, 2, max_depth]
+    assert not result.complete and result.reason == "depth"
+    ran = EndgameSearch(game).run(max_depth=max_depth)  # no time limit: it must end by itself
+    assert (ran.depth, ran.complete, ran.reason) == (max_depth, False, "depth")
+    assert ran.value == result.value
+
+
 def test_a_window_gives_the_value_inside_it_and_a_true_bound_outside() -> None:
     rules = small_set_rules(2)
     lexicon = small_lexicon(rules)

@@ -286,8 +286,9 @@ class EndgameSearch:
 
 
 def next_depth(depth: int, max_depth: int) -> int:
-    """The depth searched after ``depth``: one more up to STEP_DEPTHS, then to the end."""
-    return depth + 1 if depth < STEP_DEPTHS else max_depth
+    """The depth searched after ``depth``: one more up to STEP_DEPTHS, then ``max_depth`` (the
+    end, by default); past ``max_depth`` once that has been searched."""
+    return depth + 1 if depth < STEP_DEPTHS or depth >= max_depth else max_depth
 
 
 class _Helpers:
