@@ -41,6 +41,7 @@ from gaddag_solver import Board, Lexicon, Rack, Rules  # noqa: E402
 from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.formats.leaves import Leaves  # noqa: E402
 from gaddag_solver.game import Game  # noqa: E402
+from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
 from gaddag_solver.solver import Solver  # noqa: E402
 from gaddag_solver.unseen import unseen  # noqa: E402
 from leave_csv import sample_csv  # noqa: E402
@@ -51,7 +52,7 @@ SITE = ROOT / "build" / "site"
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 EXAMPLES = ROOT / "tests" / "data" / "sowpods" / "examples.txt"
 ENGLISH = Rules.load("english")
-LEXICON = "enable"  # the page's default for English
+LEXICON = "enable"  # what the returning player of the tests chose (RETURNING_PLAYER)
 DEFAULT_LEAVES = Leaves.for_lexicon(LEXICON, ENGLISH)  # the page ranks by it until a table is chosen
 
 pytestmark = pytest.mark.skipif(
@@ -86,13 +87,31 @@ def build_site(out: Path, lexicon_dirs: list[Path] | None = None) -> Path:
 # browser): made once per pytest-xdist worker, for every module of the page's tests.
 
 
+# What a returning player chose, as the page keeps it (web/app.js, STORE_KEY): ENABLE and no
+# exchanges. Most tests compare the page with the native solver on these; a new visitor gets the
+# tournament list for the browser's language and exchanges (Page(..., first_visit=True)).
+RETURNING_PLAYER = {"lexicon": {"english": LEXICON}, "exchanges": False}
+_RETURNING_SCRIPT = (
+    "if (!localStorage.getItem('gaddag-solver/v1')) "
+    f"localStorage.setItem('gaddag-solver/v1', {json.dumps(json.dumps(RETURNING_PLAYER))});"
+)
+
+
 class Page:
-    """One browser page on the site, with the helpers a player's actions need."""
+    """One browser page on the site, with the helpers a player's actions need. Unless
+    ``first_visit``, the browser has kept a returning player's choices (RETURNING_PLAYER)."""
 
     def __init__(
-        self, browser: object, url: str, viewport: dict[str, int] | None = None, **options: object
+        self,
+        browser: object,
+        url: str,
+        viewport: dict[str, int] | None = None,
+        first_visit: bool = False,
+        **options: object,
     ) -> None:
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **options)
+        if not first_visit:
+            self.context.add_init_script(_RETURNING_SCRIPT)
         self.page = self.context.new_page()
         self.url = url
         self.requests: list[str] = []
@@ -256,15 +275,60 @@ def test_page_boots_from_our_own_files_only(browser: object, server: str) -> Non
         assert page.page.locator("#board .sq.tw").count() == 8
         assert page.page.locator("#board .sq.tl").count() == 12
         assert page.square(0, 0).inner_text() == "TW"
-        # English first, with enable first; each ruleset with its own default lexicon
+        # English first, with the tournament list of the browser's language first (Chromium here:
+        # en-US, so TWL06) and the returning player's choice (enable) chosen; each ruleset with its
+        # own default lexicon
+        assert page.page.evaluate("navigator.language") == "en-US"
         assert page.page.locator("#rules-select option").first.get_attribute("value") == "english"
-        assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "enable"
+        assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "twl06"
+        assert page.page.input_value("#lexicon-select") == "enable"
         page.page.select_option("#rules-select", "polish")
         assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "sjp"
         page.page.select_option("#rules-select", "super")
         assert page.page.locator("#board .sq").count() == 21 * 21
         assert page.page.locator("#board .col-label").all_inner_texts()[-1] == "U"
         page.page.select_option("#rules-select", "english")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en-US", "twl06"), ("en-CA", "twl06"), ("en-GB", "sowpods"), ("fr-FR", "sowpods")],
+)
+def test_a_first_visit_gets_the_tournament_list_of_its_language_and_exchanges(
+    browser: object, server: str, native: Solver, locale: str, expected: str
+) -> None:
+    """Nothing kept in the browser: the English lexicon is the tournament list of where the
+    browser's language places the player, QI is a word in it, and Exchanges & pass is ticked, so
+    a rack best exchanged lists the exchange first. The choice is kept for the next visit."""
+    page = Page(browser, server, first_visit=True, locale=locale).open()
+    try:
+        assert page.page.evaluate("navigator.language") == locale
+        assert page.page.input_value("#lexicon-select") == expected
+        assert page.page.is_checked("#exchanges")
+        page.wait_ready()
+        assert any(url.endswith(f"lexicons/{expected}.gaddag") for url in page.requests)
+        rack = "IIUUVW?"
+        page.set_rack(rack)
+        listed = page.solve_with_enter()
+        tournament = Lexicon.load(resolve_lexicon(expected), ENGLISH)
+        leaves = Leaves.for_lexicon(expected, ENGLISH)
+        moves = Solver(tournament).solve(Board.empty(ENGLISH), rack, leaves=leaves, exchanges=True)
+        best = moves[0]
+        assert best.kind == "exchange", best  # the native solver: keeping I? beats any play
+        first = json.loads(page.page.evaluate("JSON.stringify(window.gaddag.shownMoves(1))"))[0]
+        assert (first.get("kind"), first["exchanged"], first["leave"]) == (
+            "exchange",
+            best.exchanged,
+            best.leave,
+        )
+        assert first["equity"] == pytest.approx(best.equity, abs=0.01)
+        assert listed["count"] == len(moves)
+        page.page.reload()
+        page.page.wait_for_selector("body[data-board-ready]", timeout=10_000)
+        assert page.page.input_value("#lexicon-select") == expected  # kept
         assert not page.errors, page.errors
     finally:
         page.close()
@@ -546,10 +610,11 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
 
 
 def open_position(page: Page, rows: list[str], rack: str, **choices: object) -> None:
-    """Start the page on a position (as after an earlier visit: through its own storage)."""
+    """Start the page on a position (as after an earlier visit: through its own storage), with
+    the returning player's choices (RETURNING_PLAYER) unless ``choices`` say otherwise."""
     state = {
+        **RETURNING_PLAYER,
         "rules": "english",
-        "lexicon": {"english": LEXICON},
         "boards": {"english": rows},
         "rack": rack,
         **choices,
@@ -616,7 +681,7 @@ def test_equity_with_a_small_table(
     try:
         open_position(page, rows, rack)
         # the lexicon's own table is the default choice (enable plays with twl06's); exchanges are
-        # off until toggled
+        # off, as this returning player left them, until toggled
         assert DEFAULT_LEAVES is not None and page.page.input_value("#leaves-select") == "twl06"
         options = page.page.locator("#leaves-select option").all_inner_texts()
         assert [option.split(" ")[0] for option in options] == ["none", TABLE, "sowpods", "twl06"]

@@ -146,7 +146,7 @@ const state = Object.assign(
     rules: null,
     lexicon: {},
     leaves: {},
-    exchanges: false,
+    exchanges: true, // a rack like IIUUVW? is best exchanged: the list says so unless asked not to
     boards: {},
     rack: "",
     filter: "",
@@ -285,11 +285,26 @@ function showRequestError(error) {
 
 // ---- rules and lexicons ------------------------------------------------------------------------
 
+// The tournament word list English speakers play where the browser's language says they are:
+// NASPA's (TWL06 here) in the United States and Canada, Collins' (SOWPODS) everywhere else. The
+// ruleset's own default (ENABLE, the command line's) is only a fallback: a new player's word check
+// should accept QI and ZA. Once a lexicon is chosen the page remembers it.
+const TOURNAMENT_LEXICONS = {
+  english: (language) => (/^en-(us|ca)\b/i.test(language) ? "twl06" : "sowpods"),
+};
+
+/** The lexicon a new visitor gets for a ruleset: the tournament list for the browser's language
+ * where there is one, else the ruleset's default. */
+function preferredLexicon(ruleset) {
+  const pick = TOURNAMENT_LEXICONS[ruleset.name];
+  return pick ? pick(navigator.language || "") : ruleset.default_lexicon;
+}
+
 function lexiconsFor(ruleset) {
   const fitting = lexicons.filter((entry) => entry.rules.includes(ruleset.name));
-  return fitting.sort(
-    (a, b) => (b.name === ruleset.default_lexicon) - (a.name === ruleset.default_lexicon) || a.name.localeCompare(b.name),
-  );
+  const rank = (entry) =>
+    entry.name === preferredLexicon(ruleset) ? 0 : entry.name === ruleset.default_lexicon ? 1 : 2;
+  return fitting.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
 function describeBytes(n) {
