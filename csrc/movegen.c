@@ -931,20 +931,27 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
 }
 
 typedef struct anchor_job {
-    int32_t bound;
+    /* the bound and the job's place in generation order as one number, so that the heap compares
+     * one integer: the higher bound first, then the lower direction, line and anchor (job_order) */
+    uint64_t order;
     int32_t blank_bound; /* the bound of the plays using a blank (line_walk.blank_bound) */
     uint8_t line, direction, anchor; /* lines and squares are below GD_MAX_DIM */
     uint8_t refined; /* the bound includes the lexicon checks */
 } anchor_job;
 
-/* Whether job x is walked before job y: the higher bound, then generation order. */
-static int job_before(const anchor_job *x, const anchor_job *y)
+static uint64_t job_order(int32_t bound, unsigned direction, unsigned line, unsigned anchor)
 {
-    if (x->bound != y->bound) return x->bound > y->bound;
-    if (x->direction != y->direction) return x->direction < y->direction;
-    if (x->line != y->line) return x->line < y->line;
-    return x->anchor < y->anchor;
+    return (uint64_t)((uint32_t)bound ^ 0x80000000u) << 32 | (uint64_t)(255u - direction) << 16 |
+           (uint64_t)(255u - line) << 8 | (uint64_t)(255u - anchor);
 }
+
+static int32_t job_bound(const anchor_job *job)
+{
+    return (int32_t)((uint32_t)(job->order >> 32) ^ 0x80000000u);
+}
+
+/* Whether job x is walked before job y: the higher bound, then generation order. */
+static int job_before(const anchor_job *x, const anchor_job *y) { return x->order > y->order; }
 
 /* jobs[0..n) is a heap whose root is the job to walk next. */
 static void job_sift_down(anchor_job *jobs, size_t n, size_t i)
@@ -1222,7 +1229,7 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
                 int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked, blank_bound_wanted)
                                         : INT32_MAX;
                 if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
-                jobs[n_jobs].bound = clamp_bound(bound);
+                jobs[n_jobs].order = job_order(clamp_bound(bound), (unsigned)direction, (unsigned)line, (unsigned)p);
                 jobs[n_jobs].blank_bound = blank_bound_wanted && bounded ? clamp_bound(blank_used) : INT32_MAX;
                 jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
                 jobs[n_jobs].line = (uint8_t)line;
@@ -1240,7 +1247,7 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
         const int full = w.count >= limit;
         const int64_t threshold = !full ? INT64_MIN : w.by_equity ? out[0].equity : 100 * (int64_t)out[0].score;
         anchor_job job = jobs[0];
-        if (full && job.bound < threshold) break;
+        if (full && job_bound(&job) < threshold) break;
         if (job.direction != loaded_direction || job.line != loaded_line) {
             load_line(&w, rules, board, ws, job.direction, job.line);
             loaded_direction = job.direction;
@@ -1250,7 +1257,7 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
             /* the lexicon checks, only now that the anchor is next: back into the heap with them */
             blank_used = INT64_MIN;
             const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted);
-            jobs[0].bound = clamp_bound(bound);
+            jobs[0].order = job_order(clamp_bound(bound), job.direction, job.line, job.anchor);
             if (blank_bound_wanted) jobs[0].blank_bound = clamp_bound(blank_used);
             jobs[0].refined = 1;
             if (bound == INT64_MIN) jobs[0] = jobs[--n_jobs];
