@@ -17,6 +17,25 @@ static uint64_t cross_letters(const gd_lexicon *lex, const uint8_t *before, int 
     const uint64_t *walk = lex->walk;
     const uint32_t *high = lex->walk_high;
     uint32_t at = 0;
+    if (after_length == 0 && before_length > 0) {
+        /* U L alone (tiles only before s, the commonest case) is also held as REV(U) + separator
+         * + L: read U once, and the letters L are the arcs past the separator that accept, not
+         * one walk of U per letter */
+        for (int k = before_length; k-- > 0;) { /* nearest letter first */
+            at = gd_walk_step(walk, high, at, before[k] & 63u);
+            if (!at) return 0;
+        }
+        at = gd_walk_step(walk, high, at, GD_SEPARATOR);
+        if (!at) return 0;
+        const uint32_t list = gd_walk_child(walk[at]);
+        const uint64_t letters = gd_walk_letters(walk, high, at);
+        uint64_t allowed = 0;
+        for (uint64_t pending = letters & ~1ull; pending; pending &= pending - 1u) {
+            unsigned letter = (unsigned)__builtin_ctzll(pending);
+            if (gd_walk_accepts(walk[gd_walk_arc(list, letters, letter)])) allowed |= 1ull << letter;
+        }
+        return allowed;
+    }
     for (int k = after_length; k-- > 0;) {
         at = gd_walk_step(walk, high, at, after[k] & 63u);
         if (!at) return 0;
