@@ -267,6 +267,11 @@ int gd_game_move(gd_game *game, const gd_rules *rules, const gd_move *move, gd_e
     return make_move(game, rules, move, err);
 }
 
+int gd_game_move_checked(gd_game *game, const gd_rules *rules, const gd_move *move, gd_error *err)
+{
+    return make_move(game, rules, move, err);
+}
+
 void gd_game_unseen(const gd_game *game, uint32_t player, uint32_t *counts)
 {
     memset(counts, 0, 64 * sizeof *counts);

@@ -11,7 +11,8 @@
  * difference.
  *
  * The state is one flat caller-owned buffer (gd_sim_size bytes); it points at the lexicon,
- * the rules and the leave table given to gd_sim_start, which must outlive it.
+ * the rules and the leave table given to gd_sim_start, which must outlive it unchanged (the rules
+ * are checked there, not at every move).
  */
 #include <math.h>
 #include <string.h>
@@ -274,7 +275,7 @@ static int playout(const gd_sim_state *sim, sim_scratch *s, uint32_t i, uint64_t
     for (uint32_t ply = 0;; ply++) {
         last_term[g->to_move] = gd_move_leave_term(rules, sim->leaves, g, &move);
         if (ply == 1 && move.kind == GD_PLAY && move.tiles_placed >= rules->rack_size) out->bingo = 1;
-        int rc = gd_game_move(g, rules, &move, err);
+        int rc = gd_game_move_checked(g, rules, &move, err); /* the rules were checked by gd_sim_start */
         if (rc) return rc;
         if (move.kind == GD_PLAY) {
             rc = gd_update_after_play(sim->lex, rules, g->board, &s->workspace, &move, err);
