@@ -399,27 +399,13 @@ static int same_move(const gd_move *a, const gd_move *b)
            a->length == b->length && memcmp(a->word, b->word, a->length) == 0;
 }
 
-/* Copy the part of a workspace that a play changes: the cross-sets, cross-scores and anchors of
- * the board's squares (a whole workspace is sized for the largest board; every level's other
- * fields were set once in gd_endgame_start). */
-static void copy_workspace(gd_workspace *to, const gd_workspace *from, uint32_t squares)
-{
-    to->empty_board = from->empty_board;
-    for (int d = 0; d < 2; d++) {
-        memcpy(to->cross_set[d], from->cross_set[d], squares * sizeof from->cross_set[d][0]);
-        memcpy(to->cross_score[d], from->cross_score[d], squares * sizeof from->cross_score[d][0]);
-        memcpy(to->has_cross[d], from->has_cross[d], squares * sizeof from->has_cross[d][0]);
-    }
-    memcpy(to->anchor, from->anchor, squares * sizeof from->anchor[0]);
-}
-
 /* Bring workspace[wsi] up to date with the board, if it waits for a play (0 when that fails). The
  * play was the last to go on the board, and the workspace before it is up to date. */
 static int workspace_ready(gd_endgame_state *es, uint32_t wsi)
 {
     const gd_move *m = es->pending[wsi];
     if (!m) return 1;
-    copy_workspace(&es->workspace[wsi], &es->workspace[wsi - 1], es->rules->rows * es->rules->cols);
+    gd_workspace_copy_squares(&es->workspace[wsi], &es->workspace[wsi - 1], es->rules->rows * es->rules->cols);
     int rc = gd_update_after_play(es->lex, es->rules, es->board, &es->workspace[wsi], m, &es->error);
     if (rc) {
         es->failed = rc;

@@ -268,7 +268,7 @@ static int playout(const gd_sim_state *sim, sim_scratch *s, uint32_t i, uint64_t
     int32_t last_term[2] = {0, 0};
     gd_player player = {GD_PLAYER_EQUITY, sim->leaves};
 
-    memcpy(&s->workspace, &sim->base_workspace, sizeof s->workspace);
+    gd_workspace_copy(&s->workspace, &sim->base_workspace);
     gd_rng_seed(&g->rng, seed); /* exchanges put tiles back at the same places for every candidate */
     gd_move move = sim->candidate[i].move;
     out->bingo = 0;
