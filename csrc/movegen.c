@@ -120,17 +120,20 @@ typedef struct line_walk {
 /* The order moves are ranked in: higher equity (when ranking by equity), higher score, then
  * plays before exchanges before the pass, row, column, across first, shorter, then the word's
  * bytes. Total on distinct moves, so "top N" never depends on generation order. */
-int gd_move_better(const gd_move *a, const gd_move *b, int by_equity)
+static int compare_moves(const gd_move *a, const gd_move *b, int by_equity)
 {
-    if (by_equity && a->equity != b->equity) return a->equity > b->equity;
-    if (a->score != b->score) return a->score > b->score;
-    if (a->kind != b->kind) return a->kind < b->kind;
-    if (a->row != b->row) return a->row < b->row;
-    if (a->col != b->col) return a->col < b->col;
-    if (a->direction != b->direction) return a->direction < b->direction;
-    if (a->length != b->length) return a->length < b->length;
-    return memcmp(a->word, b->word, a->length) < 0;
+    if (by_equity && a->equity != b->equity) return a->equity > b->equity ? -1 : 1;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->row != b->row) return a->row < b->row ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if (a->direction != b->direction) return a->direction < b->direction ? -1 : 1;
+    if (a->length != b->length) return a->length < b->length ? -1 : 1;
+    const int bytes = memcmp(a->word, b->word, a->length);
+    return (bytes > 0) - (bytes < 0);
 }
+
+int gd_move_better(const gd_move *a, const gd_move *b, int by_equity) { return compare_moves(a, b, by_equity) < 0; }
 
 /* out[0..n) is a heap whose root is the worst kept play. */
 static void heap_sift_down(gd_move *heap, size_t n, size_t i, int by_equity)
@@ -1381,15 +1384,10 @@ int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8
     return GD_OK;
 }
 
-static int order_by_score(const void *a, const void *b)
-{
-    return gd_move_better(a, b, 0) ? -1 : gd_move_better(b, a, 0);
-}
+/* (qsort's comparators: the order of gd_move_better in one pass, not one call each way) */
+static int order_by_score(const void *a, const void *b) { return compare_moves(a, b, 0); }
 
-static int order_by_equity(const void *a, const void *b)
-{
-    return gd_move_better(a, b, 1) ? -1 : gd_move_better(b, a, 1);
-}
+static int order_by_equity(const void *a, const void *b) { return compare_moves(a, b, 1); }
 
 void gd_sort_moves(gd_move *moves, size_t count, int by_equity)
 {
