@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The screenshots of docs/page.md, taken in Debian's Chromium with Playwright: the page after a
-solve of the mid-game position of tests/data/sowpods/examples.txt (rack AEIRSTU), a move hovered
+solve of the mid-game position of tests/data/sowpods/examples.txt (rack AEIRSTU) with a new US
+visitor's defaults (TWL06, exchanges and pass listed), a move hovered
 so that its preview shows on the board, at 1920×1080 and 1366×768 (the desktop layout) and
 390×844 (a phone, the move tapped); and a game against the computer (docs/versus.md) a few turns
 in, a hint placed on the board, at 1920×1080 and 390×844. Not a test.
@@ -74,7 +75,8 @@ def main() -> None:
             options = {"is_mobile": True, "has_touch": True} if phone else {}
             page = Page(browser, url, viewport=viewport, **options).open()
             try:
-                open_position(page, rows, rack)
+                # what a new visitor in the United States starts with: TWL06, exchanges listed
+                open_position(page, rows, rack, lexicon={"english": "twl06"}, exchanges=True)
                 if phone:
                     page.page.locator("#solve").tap()
                     page.page.wait_for_selector("#results[data-solve-seq]", timeout=60_000)
