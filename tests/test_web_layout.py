@@ -83,6 +83,24 @@ def test_the_board_and_the_first_ten_moves_show_side_by_side(
         assert play["right"] <= box(page, ".results-scroll")["right"], play
         assert box(page, "#rack")["left"] >= board["right"]
         assert page.page.evaluate("document.documentElement.scrollWidth") <= width
+        # Len beside the equity wherever the moves panel has room for it (42rem: at 1366 and
+        # 1920 px wide), each the length of the native move's word; hidden where it has not
+        room, shown = page.page.evaluate(
+            """() => {
+              const panel = document.querySelector('#results-panel'), style = getComputedStyle(panel);
+              const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+              const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+              const len = document.querySelector('.results .head .c-len');
+              return [panel.clientWidth - padding >= 42 * rem, getComputedStyle(len).display !== 'none'];
+            }"""
+        )
+        assert shown == room, (width, room, shown)
+        assert shown or width < 1900
+        if shown:
+            row = ".results-scroll .row[data-pos='{}'] .c-len"
+            lengths = [page.page.inner_text(row.format(k)) for k in range(10)]
+            assert lengths == [str(len(move[1])) for move in expected[:10]]
+            assert box(page, ".results .head .c-len")["right"] <= box(page, ".results .head .c-score")["left"]
         page.page.screenshot(path=str(test_web_e2e.ARTIFACTS / f"desktop-{width}x{height}.png"))
 
         # the tenth move hovered: previewed on the board, in sight
