@@ -29,6 +29,7 @@ the time it took per turn.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -43,7 +44,7 @@ sys.path.insert(0, str(ROOT / "bench"))  # magpie_side, for --magpie
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
 from gaddag_solver.formats.cgp import Position, format_cgp  # noqa: E402
 from gaddag_solver.game.endgame import EndgameSearch  # noqa: E402
-from gaddag_solver.game.simulate import Simulation, SimulationError  # noqa: E402
+from gaddag_solver.game.simulate import DEFAULT_CANDIDATES, Simulation, SimulationError  # noqa: E402
 from gaddag_solver.game.stats import mean_interval, wilson  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
 
@@ -136,12 +137,12 @@ def print_magpie(
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "positions.cgp"
         path.write_text("".join(cgp_of(game) + "\n" for game in games))
-        theirs = magpie_side.simulate(path, args.iterations, args.plies, 15, threads)
+        theirs = magpie_side.simulate(path, args.iterations, args.plies, DEFAULT_CANDIDATES, threads)
     if len(theirs) != len(ours):
         raise SystemExit(f"MAGPIE simulated {len(theirs)} positions of {len(ours)}")
     print(f"MAGPIE beside ours, same positions, run after ours: CPU {magpie_side.cpu_model()}, "
-          f"load {load_average()}; {threads} thread(s), 15 candidates, {args.plies} plies, "
-          f"{args.iterations} playouts each, round robin")  # fmt: skip
+          f"load {os.getloadavg()[0]:.2f}; {threads} thread(s), {DEFAULT_CANDIDATES} candidates, "
+          f"{args.plies} plies, {args.iterations} playouts each, round robin")  # fmt: skip
     print("| position | rack | ours playouts/s | MAGPIE playouts/s | ours / MAGPIE |")
     print("| --- | --- | --- | --- | --- |")
     ratios = []
@@ -157,13 +158,6 @@ def print_magpie(
     print(f"| all | | {our_total:.0f} | {their_total:.0f} | {our_total / their_total:.2f} |")
     print(f"median of the per-position ratios {statistics.median(ratios):.2f} (range "
           f"{min(ratios):.2f}–{max(ratios):.2f}); above 1: ours faster (the target is 1.5)")  # fmt: skip
-
-
-def load_average() -> str:
-    try:
-        return Path("/proc/loadavg").read_text().split()[0]
-    except OSError:
-        return "unknown"
 
 
 def page(args: argparse.Namespace) -> None:

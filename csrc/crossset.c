@@ -5,49 +5,48 @@
 #include "tiles.h"
 #include "workspace.h"
 
+/* From walk entry `at` (0: the root) along letters[n - 1], ..., letters[0]: the entry reached,
+ * or 0 when the lexicon has no such path. */
+static inline uint32_t read_reversed(const uint64_t *walk, const uint32_t *high, uint32_t at, const uint8_t *letters,
+                                     int n)
+{
+    for (int k = n; k-- > 0;) {
+        at = gd_walk_step(walk, high, at, letters[k] & 63u);
+        if (!at) return 0;
+    }
+    return at;
+}
+
 /*
  * The perpendicular word through an empty square s is U L D (U above/left of s, D
  * below/right, L the new letter). The GADDAG holds REV(U L D) = REV(D) L REV(U) without a
  * separator, so REV(D) is read once and then each arc L of the list reached is tried with
- * REV(U) after it. Reads the walk index (entry 0 leads to the root).
+ * REV(U) after it. U L alone (tiles only before s, the commonest case) is also held as REV(U) +
+ * separator + L: U is read once, and the letters L are the arcs past the separator that accept,
+ * not one walk of U per letter. Reads the walk index (entry 0 leads to the root).
  */
 static uint64_t cross_letters(const gd_lexicon *lex, const uint8_t *before, int before_length, const uint8_t *after,
                               int after_length)
 {
     const uint64_t *walk = lex->walk;
     const uint32_t *high = lex->walk_high;
-    uint32_t at = 0;
-    if (after_length == 0 && before_length > 0) {
-        /* U L alone (tiles only before s, the commonest case) is also held as REV(U) + separator
-         * + L: read U once, and the letters L are the arcs past the separator that accept, not
-         * one walk of U per letter */
-        for (int k = before_length; k-- > 0;) { /* nearest letter first */
-            at = gd_walk_step(walk, high, at, before[k] & 63u);
-            if (!at) return 0;
-        }
-        at = gd_walk_step(walk, high, at, GD_SEPARATOR);
-        if (!at) return 0;
-        const uint32_t list = gd_walk_child(walk[at]);
-        const uint64_t letters = gd_walk_letters(walk, high, at);
-        uint64_t allowed = 0;
+    const int one_side = after_length == 0 && before_length > 0;
+    uint32_t at = read_reversed(walk, high, 0, one_side ? before : after, one_side ? before_length : after_length);
+    if (one_side && at) at = gd_walk_step(walk, high, at, GD_SEPARATOR);
+    if (!at && (one_side || after_length > 0)) return 0; /* (0 after no step at all is the root) */
+    const uint32_t list = gd_walk_child(walk[at]);
+    const uint64_t letters = gd_walk_letters(walk, high, at);
+    uint64_t allowed = 0;
+    if (one_side) { /* past the separator: the arcs that end the word */
         for (uint64_t pending = letters & ~1ull; pending; pending &= pending - 1u) {
             unsigned letter = (unsigned)__builtin_ctzll(pending);
             if (gd_walk_accepts(walk[gd_walk_arc(list, letters, letter)])) allowed |= 1ull << letter;
         }
         return allowed;
     }
-    for (int k = after_length; k-- > 0;) {
-        at = gd_walk_step(walk, high, at, after[k] & 63u);
-        if (!at) return 0;
-    }
-    const uint32_t list = gd_walk_child(walk[at]);
-    const uint64_t letters = gd_walk_letters(walk, high, at);
-    uint64_t allowed = 0;
     for (uint64_t pending = letters & ~1ull; pending; pending &= pending - 1u) {
         unsigned letter = (unsigned)__builtin_ctzll(pending);
-        uint32_t i = gd_walk_arc(list, letters, letter);
-        for (int k = before_length; k-- > 0 && i;) /* nearest letter first */
-            i = gd_walk_step(walk, high, i, before[k] & 63u);
+        uint32_t i = read_reversed(walk, high, gd_walk_arc(list, letters, letter), before, before_length);
         if (i && gd_walk_accepts(walk[i])) allowed |= 1ull << letter;
     }
     return allowed;

@@ -403,9 +403,9 @@ static int same_move(const gd_move *a, const gd_move *b)
  * play was the last to go on the board, and the workspace before it is up to date. */
 static int workspace_ready(gd_endgame_state *es, uint32_t wsi)
 {
-    const gd_move *m = es->pending[wsi];
+    const gd_move *m = wsi ? es->pending[wsi] : NULL; /* level 0, the position itself, never waits */
     if (!m) return 1;
-    gd_workspace_copy_squares(&es->workspace[wsi], &es->workspace[wsi - 1], es->rules->rows * es->rules->cols);
+    gd_workspace_copy_squares(&es->workspace[wsi], &es->workspace[wsi - 1]);
     int rc = gd_update_after_play(es->lex, es->rules, es->board, &es->workspace[wsi], m, &es->error);
     if (rc) {
         es->failed = rc;

@@ -13,8 +13,9 @@ int gd_check_prepared_rules(const gd_workspace *ws, const gd_rules *rules, gd_er
     return gd_check_rules(rules, err);
 }
 
-void gd_workspace_copy_squares(gd_workspace *to, const gd_workspace *from, uint32_t squares)
+void gd_workspace_copy_squares(gd_workspace *to, const gd_workspace *from)
 {
+    const uint32_t squares = from->rows * from->cols;
     to->empty_board = from->empty_board;
     for (int d = 0; d < 2; d++) {
         memcpy(to->cross_set[d], from->cross_set[d], squares * sizeof from->cross_set[d][0]);
@@ -31,5 +32,5 @@ void gd_workspace_copy(gd_workspace *to, const gd_workspace *from)
     to->cols = from->cols;
     to->alphabet_size = from->alphabet_size;
     to->checked_rules = from->checked_rules;
-    gd_workspace_copy_squares(to, from, from->rows * from->cols);
+    gd_workspace_copy_squares(to, from);
 }

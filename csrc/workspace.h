@@ -33,7 +33,7 @@ int gd_check_prepared_rules(const gd_workspace *ws, const gd_rules *rules, gd_er
 
 /* Copy the board's squares of a prepared workspace (a whole one is sized for the largest board):
  * for a copy whose other fields are already those of `from`. */
-void gd_workspace_copy_squares(gd_workspace *to, const gd_workspace *from, uint32_t squares);
+void gd_workspace_copy_squares(gd_workspace *to, const gd_workspace *from);
 /* Copy a prepared workspace: its fields and its board's squares only. */
 void gd_workspace_copy(gd_workspace *to, const gd_workspace *from);
 
