@@ -302,8 +302,8 @@ function preferredLexicon(ruleset) {
 
 function lexiconsFor(ruleset) {
   const fitting = lexicons.filter((entry) => entry.rules.includes(ruleset.name));
-  const rank = (entry) =>
-    entry.name === preferredLexicon(ruleset) ? 0 : entry.name === ruleset.default_lexicon ? 1 : 2;
+  const preferred = preferredLexicon(ruleset);
+  const rank = (entry) => (entry.name === preferred ? 0 : entry.name === ruleset.default_lexicon ? 1 : 2);
   return fitting.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
 
