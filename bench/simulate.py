@@ -5,6 +5,8 @@
                                              [--magpie]
     .venv/bin/python bench/simulate.py page [--seconds 10]
     .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
+    .venv/bin/python bench/simulate.py duel --a CHANGES --b CHANGES [--games 2000] [--seconds 0.1]
+                                            [--from-tiles 100]
 
 ``speed`` simulates the candidates of positions taken from self-play (SOWPODS, the shipped leave
 table) for a fixed number of iterations with the stopping rule off, and prints playouts per
@@ -24,6 +26,13 @@ the bag empty, the endgame search for as long) against the static-equity player 
 leave table, in mirrored pairs (the same bag, seats swapped), on --workers processes, and prints
 the simulating player's wins with a 95% Wilson interval, the mean spread with its interval, and
 the time it took per turn.
+
+``duel`` plays two simulating players that differ only in the settings --a and --b change
+("plies=4", "rank_by=win", "seconds=0.2"...). Both play static equity until --from-tiles or fewer
+tiles are unplayed (bag and racks; 100: the whole game), then simulate, and search the endgame
+alike once the bag is empty; mirrored pairs. It prints A's wins with a 95% interval: e.g. what
+ranking by wins is worth in the last turns before the endgame (--a rank_by=win --b rank_by=equity
+--from-tiles 40), or 4 plies against 2 at the same time a turn (--a plies=4 --b plies=2).
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
@@ -211,7 +221,7 @@ def page(args: argparse.Namespace) -> None:
               f"{native_rate / rate:.2f}× |")  # fmt: skip
 
 
-def choose(game: Game, leaves: Leaves, settings: dict[str, float], seed: int) -> tuple[object, float]:
+def choose(game: Game, leaves: Leaves, settings: dict[str, Any], seed: int) -> tuple[object, float]:
     seconds = settings["seconds"]
     started = time.perf_counter()
     if game.bag_count == 0:
@@ -221,6 +231,7 @@ def choose(game: Game, leaves: Leaves, settings: dict[str, float], seed: int) ->
         simulation = Simulation(
             game, leaves=leaves, candidates=int(settings["candidates"]), plies=int(settings["plies"]),
             confidence=settings["confidence"], min_iterations=int(settings["min_iterations"]), seed=seed,
+            rank_by=settings.get("rank_by", "auto"),
         )  # fmt: skip
     except SimulationError:  # nothing but the pass
         return game.best_move("equity", leaves), time.perf_counter() - started
@@ -228,34 +239,81 @@ def choose(game: Game, leaves: Leaves, settings: dict[str, float], seed: int) ->
     return result.best.move, time.perf_counter() - started
 
 
-def play_pair(job: tuple[str, int, dict[str, float]]) -> list[tuple[int, float, int]]:
-    """Two games from one seed, the simulating player first, then second: for each, (spread for
-    the simulating player, seconds it thought, its turns)."""
+def duel_pair(job: tuple[str, int, dict[str, Any]]) -> list[tuple[int, float, int]]:
+    """Two games from one seed, player A first, then second: for each, (spread for A, seconds
+    both thought, simulated turns). A player's settings None: the static-equity player."""
     name, seed, settings = job
     lexicon, leaves = load(name)
     out = []
-    for sim_seat in (0, 1):
+    for a_seat in (0, 1):
         game = Game.new(lexicon, seed=seed)
         thought, turns = 0.0, 0
         while not game.over:
-            if game.to_move == sim_seat:
-                move, spent = choose(game, leaves, settings, seed * 1000 + turns)
+            unplayed = game.bag_count + len(game.rack(0)) + len(game.rack(1))
+            mine = settings["a"] if game.to_move == a_seat else settings["b"]
+            if mine is None or unplayed > settings["from_tiles"]:  # the static player
+                move = game.best_move("equity", leaves)
+            else:
+                move, spent = choose(game, leaves, mine, seed * 1000 + turns)
                 thought += spent
                 turns += 1
-            else:
-                move = game.best_move("equity", leaves)
             game.play(move)
         scores = game.scores
-        out.append((scores[sim_seat] - scores[1 - sim_seat], thought, turns))
+        out.append((scores[a_seat] - scores[1 - a_seat], thought, turns))
     return out
 
 
-def match(args: argparse.Namespace) -> None:
-    pairs = args.games // 2
-    settings = {
+def player_settings(args: argparse.Namespace, changes: str) -> dict[str, Any]:
+    """The simulating player of the command line with ``changes`` ("plies=4,rank_by=win") made."""
+    settings: dict[str, Any] = {
         "seconds": args.seconds, "candidates": args.candidates, "plies": args.plies,
-        "confidence": args.confidence, "min_iterations": args.min_iterations,
+        "confidence": args.confidence, "min_iterations": args.min_iterations, "rank_by": "auto",
     }  # fmt: skip
+    for change in filter(None, changes.split(",")):
+        key, _, value = change.partition("=")
+        if key not in settings:
+            raise SystemExit(f"duel: unknown setting {key!r}; known: {', '.join(settings)}")
+        settings[key] = value if key == "rank_by" else type(settings[key])(value)
+    return settings
+
+
+def duel(args: argparse.Namespace) -> None:
+    settings = {
+        "a": player_settings(args, args.a),
+        "b": player_settings(args, args.b),
+        "from_tiles": args.from_tiles,
+    }
+    spreads, pair_spreads, thought, turns = _pairs(args, duel_pair, settings)
+    print(
+        f"A ({args.a or 'as given'}) against B ({args.b or 'as given'}), both simulating ({args.candidates} "
+        f"candidates, {args.plies} plies, confidence {args.confidence}, {args.seconds} s per turn, unless "
+        f"changed) from {args.from_tiles} tiles unplayed, static equity before; {args.lexicon} leaves, "
+        f"{len(spreads)} games in mirrored pairs"
+    )
+    report(spreads, pair_spreads, thought / max(1, turns), ("from tiles", str(args.from_tiles)))
+
+
+def report(spreads: list[float], pair_spreads: list[float], per_turn: float, first: tuple[str, str]) -> None:
+    """The first player's table row: games, win rate and mean spread with their 95% intervals,
+    seconds a simulated turn; ``first`` an extra (header, cell) before them."""
+    wins = sum(1 for s in spreads if s > 0) + 0.5 * sum(1 for s in spreads if s == 0)
+    rate = wilson(wins, len(spreads))
+    spread = mean_interval(pair_spreads)
+    print(f"| {first[0]} | games | win rate | 95% interval | mean spread | 95% interval | s a turn (sim) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(
+        f"| {first[1]} | {len(spreads)} | {100 * rate.value:.1f}% | "
+        f"{100 * rate.low:.1f}–{100 * rate.high:.1f}% | {spread.value:+.1f} | "
+        f"{spread.low:+.1f} to {spread.high:+.1f} | {per_turn:.3f} |"
+    )
+
+
+def _pairs(
+    args: argparse.Namespace, play: object, settings: dict[str, Any]
+) -> tuple[list[float], list[float], float, int]:
+    """Play args.games // 2 mirrored pairs with ``play`` on args.workers processes: every game's
+    spread, every pair's mean spread, seconds thought and turns."""
+    pairs = args.games // 2
     jobs = [(args.lexicon, args.seed + i, settings) for i in range(pairs)]
     spreads: list[float] = []
     pair_spreads: list[float] = []
@@ -263,7 +321,7 @@ def match(args: argparse.Namespace) -> None:
     turns = 0
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        for done, pair in enumerate(pool.map(play_pair, jobs), 1):
+        for done, pair in enumerate(pool.map(play, jobs), 1):  # type: ignore[arg-type]
             for spread, spent, n in pair:
                 spreads.append(spread)
                 thought += spent
@@ -272,26 +330,25 @@ def match(args: argparse.Namespace) -> None:
             if done % 10 == 0 or done == pairs:
                 elapsed = time.perf_counter() - started
                 print(f"  {2 * done}/{2 * pairs} games, {elapsed:.0f} s", file=sys.stderr)
-    wins = sum(1 for s in spreads if s > 0) + 0.5 * sum(1 for s in spreads if s == 0)
-    rate = wilson(wins, len(spreads))
-    spread = mean_interval(pair_spreads)
+    return spreads, pair_spreads, thought, turns
+
+
+def match(args: argparse.Namespace) -> None:
+    settings = {"a": player_settings(args, ""), "b": None, "from_tiles": 1 << 30}
+    started = time.perf_counter()
+    spreads, pair_spreads, thought, turns = _pairs(args, duel_pair, settings)
     print(
         f"simulating player ({args.candidates} candidates, {args.plies} plies, confidence {args.confidence}, "
         f"at least {args.min_iterations} iterations before dropping, {args.seconds} s per turn) against "
         f"static equity, {args.lexicon} leaves, {len(spreads)} games in mirrored pairs"
     )
-    print("| games | win rate | 95% interval | mean spread | 95% interval | s per turn (sim) |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    print(
-        f"| {len(spreads)} | {100 * rate.value:.1f}% | {100 * rate.low:.1f}–{100 * rate.high:.1f}% | "
-        f"{spread.value:+.1f} | {spread.low:+.1f} to {spread.high:+.1f} | {thought / max(1, turns):.3f} |"
-    )
+    report(spreads, pair_spreads, thought / max(1, turns), ("player", "simulating"))
     print(f"median spread {statistics.median(spreads):+.0f}; wall time {time.perf_counter() - started:.0f} s")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "page", "match"))
+    parser.add_argument("what", choices=("speed", "page", "match", "duel"))
     parser.add_argument("--lexicon", default="sowpods")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--positions", type=int, default=20)
@@ -314,12 +371,19 @@ def main() -> int:
     parser.add_argument(
         "--min-iterations", type=int, default=64, help="match: iterations before any is dropped"
     )
+    parser.add_argument(
+        "--from-tiles", type=int, default=100, help="duel: simulate from this many tiles unplayed down"
+    )
+    parser.add_argument("--a", default="", help='duel: player A\'s changes, e.g. "plies=4" or "rank_by=win"')
+    parser.add_argument("--b", default="", help="duel: player B's changes")
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}")
     if args.what == "speed":
         speed(args)
     elif args.what == "page":
         page(args)
+    elif args.what == "duel":
+        duel(args)
     else:
         match(args)
     return 0

@@ -593,6 +593,15 @@ typedef struct gd_sim_options {
      * 0: every unseen tile is equally likely to be on the rack. Must outlive the state. */
     const gd_inferred_leave *opponent_leaves;
     uint32_t opponent_leave_count;
+    /* The win estimate of a playout that does not end the game: P(the player on turn wins) =
+     * Phi((spread + win_mean[t]) / win_sigma[t]), t the tiles not yet played, spread in points
+     * with the last leaves (docs/win-probability.md); win_tiles + 1 entries each, copied by
+     * gd_sim_start. NULL: no edge for the turn and sigma = spread_sigma * sqrt(t). */
+    const double *win_mean;
+    const double *win_sigma;
+    uint32_t win_tiles;
+    /* 1: the leader and the stopping rule go by the estimated wins, not by the value */
+    uint32_t rank_by_win;
 } gd_sim_options;
 
 /* A candidate's statistics. Values are in hundredths of a point: the spread the playout
@@ -605,6 +614,7 @@ typedef struct gd_sim_candidate {
     int64_t value_sum;
     double value_squares;
     double wins;               /* estimated wins summed over the playouts (a tie counts 1/2) */
+    double win_squares;        /* their squares */
     uint64_t opponent_bingos;  /* opponent replies that used a whole rack */
 } gd_sim_candidate;
 

@@ -8,7 +8,7 @@
  * of static-equity players. A playout is worth the spread it gained plus the difference of
  * the last leaves both sides kept. After each iteration a candidate is dropped when the
  * leader's mean beats its own by more than prune_z standard errors of their paired
- * difference.
+ * difference (of the value, or of the estimated win when ranking by wins).
  *
  * The state is one flat caller-owned buffer (gd_sim_size bytes); it points at the lexicon,
  * the rules and the leave table given to gd_sim_start, which must outlive it unchanged (the rules
@@ -46,6 +46,10 @@ typedef struct gd_sim_state {
     double opponent_leave_weight;             /* their weights' sum */
     double prune_z;
     double spread_sigma;
+    uint32_t rank_by_win;     /* the leader and the stopping rule go by the wins */
+    uint32_t win_tiles;       /* 0: no fitted win model */
+    double win_mean[GD_MAX_TILES + 1];
+    double win_sigma[GD_MAX_TILES + 1];
     uint64_t iterations;
     const gd_lexicon *lex;
     const gd_rules *rules;
@@ -53,7 +57,7 @@ typedef struct gd_sim_state {
     gd_rng rng;
     uint8_t pool[GD_MAX_TILES];
     gd_sim_candidate candidate[GD_SIM_MAX_CANDIDATES];
-    double cross[GD_SIM_MAX_CANDIDATES][GD_SIM_MAX_CANDIDATES]; /* sums of v_i * v_j, i < j */
+    double cross[GD_SIM_MAX_CANDIDATES][GD_SIM_MAX_CANDIDATES]; /* sums of r_i * r_j, i < j, r the ranked number */
     gd_workspace base_workspace;   /* prepared for the position's board */
     gd_game base;                  /* the position */
     sim_scratch scratch;           /* gd_sim_run's playouts */
@@ -202,6 +206,24 @@ int gd_sim_start(void *state, const gd_lexicon *lex, const gd_rules *rules, cons
     sim->min_iterations = options->min_iterations < 2 ? 2 : options->min_iterations;
     sim->prune_z = options->prune_z;
     sim->spread_sigma = options->spread_sigma;
+    sim->rank_by_win = options->rank_by_win != 0;
+    if (options->win_mean || options->win_sigma) {
+        if (!options->win_mean || !options->win_sigma)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the win model needs both its means and its sigmas");
+        uint32_t tiles = 0;
+        for (uint32_t c = 0; c <= rules->alphabet_size; c++) tiles += rules->tile_counts[c];
+        if (options->win_tiles < tiles || options->win_tiles > GD_MAX_TILES)
+            return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the win model covers %u tiles unplayed, the set has %u",
+                                options->win_tiles, tiles);
+        for (uint32_t t = 0; t <= options->win_tiles; t++) {
+            if (!(options->win_mean[t] > -1e6 && options->win_mean[t] < 1e6) ||
+                !(options->win_sigma[t] >= 0 && options->win_sigma[t] < 1e6))
+                return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the win model's entry for %u tiles is not a number", t);
+        }
+        sim->win_tiles = options->win_tiles;
+        memcpy(sim->win_mean, options->win_mean, (options->win_tiles + 1) * sizeof(double));
+        memcpy(sim->win_sigma, options->win_sigma, (options->win_tiles + 1) * sizeof(double));
+    }
     gd_rng_seed(&sim->rng, options->seed);
     memcpy(&sim->base, position, offsetof(gd_game, history));
     sim->player = position->to_move;
@@ -296,10 +318,29 @@ static int playout(const gd_sim_state *sim, sim_scratch *s, uint32_t i, uint64_t
         spread += (double)(last_term[p] - last_term[q]) / 100.0;
         uint32_t left = g->bag_count + count_tiles(g->rack[0], rules->alphabet_size) +
                         count_tiles(g->rack[1], rules->alphabet_size);
-        out->win = lead_holds(spread, sim->spread_sigma * sqrt((double)left));
+        if (sim->win_tiles && left <= sim->win_tiles) /* the fitted model: being on turn is worth win_mean */
+            out->win = lead_holds(spread + (g->to_move == p ? sim->win_mean[left] : -sim->win_mean[left]),
+                                  sim->win_sigma[left]);
+        else
+            out->win = lead_holds(spread, sim->spread_sigma * sqrt((double)left));
     }
     out->played = 1;
     return GD_OK;
+}
+
+/* The number candidates are ranked by, per playout, and its sums: the value (hundredths), or
+ * the estimated win (a probability) when ranking by wins. */
+static double ranked(const gd_sim_state *sim, const gd_sim_playout *playout)
+{
+    return sim->rank_by_win ? playout->win : (double)playout->value;
+}
+static double ranked_sum(const gd_sim_state *sim, const gd_sim_candidate *c)
+{
+    return sim->rank_by_win ? c->wins : (double)c->value_sum;
+}
+static double ranked_squares(const gd_sim_state *sim, const gd_sim_candidate *c)
+{
+    return sim->rank_by_win ? c->win_squares : c->value_squares;
 }
 
 /* The stopping rule: drop every candidate the leader beats by more than prune_z standard errors
@@ -312,16 +353,16 @@ static void drop_beaten(gd_sim_state *sim)
     int found = 0;
     for (uint32_t i = 0; i < sim->count; i++) {
         if (sim->candidate[i].dropped) continue;
-        if (!found || sim->candidate[i].value_sum > sim->candidate[leader].value_sum) leader = i;
+        if (!found || ranked_sum(sim, &sim->candidate[i]) > ranked_sum(sim, &sim->candidate[leader])) leader = i;
         found = 1;
     }
     const gd_sim_candidate *l = &sim->candidate[leader];
     for (uint32_t i = 0; i < sim->count; i++) {
         gd_sim_candidate *c = &sim->candidate[i];
         if (c->dropped || i == leader) continue;
-        double d = (double)(l->value_sum - c->value_sum) / n;
+        double d = (ranked_sum(sim, l) - ranked_sum(sim, c)) / n;
         double cross = leader < i ? sim->cross[leader][i] : sim->cross[i][leader];
-        double var = (l->value_squares + c->value_squares - 2.0 * cross) / n - d * d;
+        double var = (ranked_squares(sim, l) + ranked_squares(sim, c) - 2.0 * cross) / n - d * d;
         if (var < 0) var = 0;
         double se = sqrt(var / (n - 1.0));
         if (d > sim->prune_z * se) {
@@ -383,14 +424,15 @@ int gd_sim_merge(void *state, const gd_sim_playout *playouts, uint32_t iteration
         for (uint32_t i = 0; i < sim->count; i++) {
             gd_sim_candidate *c = &sim->candidate[i];
             if (c->dropped) continue;
-            double v = (double)row[i].value;
+            double v = (double)row[i].value, r = ranked(sim, &row[i]);
             c->iterations++;
             c->value_sum += row[i].value;
             c->value_squares += v * v;
             c->wins += row[i].win;
+            c->win_squares += row[i].win * row[i].win;
             c->opponent_bingos += row[i].bingo;
             for (uint32_t j = i + 1; j < sim->count; j++)
-                if (!sim->candidate[j].dropped) sim->cross[i][j] += v * (double)row[j].value;
+                if (!sim->candidate[j].dropped) sim->cross[i][j] += r * ranked(sim, &row[j]);
         }
         sim->iterations++;
         drop_beaten(sim);

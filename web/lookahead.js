@@ -127,7 +127,8 @@ export class LookAheadPanel {
     }
     if (answer.candidates) {
       const left = answer.candidates.filter((c) => !c.dropped).length;
-      return `${plural(answer.iterations, "iteration")}, ${plural(left, "candidate")} left`;
+      const ranked = answer.ranked_by === "win" ? ", ranked by win %" : "";
+      return `${plural(answer.iterations, "iteration")}, ${plural(left, "candidate")} left${ranked}`;
     }
     if (!answer.depth) return "";
     const how = answer.complete ? "exact" : `depth ${answer.depth}, not proven yet`;

@@ -297,6 +297,10 @@ class gd_sim_options(C.Structure):
         ("seed", C.c_uint64),
         ("opponent_leaves", C.c_void_p),
         ("opponent_leave_count", C.c_uint32),
+        ("win_mean", C.c_void_p),
+        ("win_sigma", C.c_void_p),
+        ("win_tiles", C.c_uint32),
+        ("rank_by_win", C.c_uint32),
     ]
 
 
@@ -309,6 +313,7 @@ class gd_sim_candidate(C.Structure):
         ("value_sum", C.c_int64),
         ("value_squares", C.c_double),
         ("wins", C.c_double),
+        ("win_squares", C.c_double),
         ("opponent_bingos", C.c_uint64),
     ]
 
@@ -396,6 +401,7 @@ SCALARS: dict[str, Any] = {
     "int64_t": C.c_int64,
     "uint64_t": C.c_uint64,
     "size_t": C.c_size_t,
+    "double": C.c_double,
     "uint8_t *": C.c_void_p,  # only ever as the pointee of "uint8_t **"
 }
 

@@ -25,6 +25,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,7 +292,8 @@ static void infer_and_simulate(const gd_lexicon *lex, const gd_rules *rules, con
             break;
         }
     leaves[0].weight = 1;
-    gd_sim_options so = {NULL, 1, 2, 0.0, 6.5, rnd(), leaves, 2};
+    gd_sim_options so = {.plies = 1, .min_iterations = 2, .spread_sigma = 6.5, .seed = rnd(),
+                         .opponent_leaves = leaves, .opponent_leave_count = 2};
     CHECK(gd_sim_start(sim, lex, rules, game, move, 1, &so, &err) == GD_OK, "sim with inferred leaves: %s",
           err.message);
     CHECK(gd_sim_run(sim, 4, &err) == GD_OK, "sim run: %s", err.message);
@@ -319,7 +321,7 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
     if (count == 0) return;
     const uint32_t n = count < 3 ? (uint32_t)count : 3;
     void *sim = malloc(gd_sim_size());
-    gd_sim_options so = {NULL, 2, 2, 0.0, 6.5, rnd(), NULL, 0};
+    gd_sim_options so = {.plies = 2, .min_iterations = 2, .spread_sigma = 6.5, .seed = rnd()};
     CHECK(gd_sim_start(sim, lex, rules, game, best, n, &so, &err) == GD_OK, "sim start: %s", err.message);
     CHECK(gd_sim_run(sim, 6, &err) == GD_OK, "sim run: %s", err.message);
     gd_sim_candidate out[3];
@@ -349,6 +351,31 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
               "candidate %u: the shared run differs", i);
     free(scratch);
     free(shared);
+    /* a fitted win model (one entry per tile of the set and one more) and ranking by wins */
+    double mean[GD_MAX_TILES + 1], sigma[GD_MAX_TILES + 1];
+    uint32_t tiles = 0;
+    for (uint32_t c = 0; c <= rules->alphabet_size; c++) tiles += rules->tile_counts[c];
+    for (uint32_t t = 0; t <= tiles; t++) {
+        mean[t] = 10.0;
+        sigma[t] = 5.0 * sqrt((double)t);
+    }
+    gd_sim_options ranked = so;
+    ranked.win_mean = mean;
+    ranked.win_sigma = sigma;
+    ranked.win_tiles = tiles;
+    ranked.rank_by_win = 1;
+    ranked.prune_z = 1.0;
+    CHECK(gd_sim_start(sim, lex, rules, game, best, n, &ranked, &err) == GD_OK, "ranked start: %s", err.message);
+    CHECK(gd_sim_run(sim, 8, &err) == GD_OK, "ranked run: %s", err.message);
+    CHECK(gd_sim_results(sim, out, 3, &got, &live, &iterations, &err) == GD_OK && live >= 1, "ranked results");
+    for (uint32_t i = 0; i < got; i++)
+        CHECK(out[i].wins >= 0 && out[i].wins <= (double)out[i].iterations &&
+                  out[i].win_squares <= out[i].wins + 1e-9,
+              "ranked candidate %u: %g wins, %g squares in %llu", i, out[i].wins, out[i].win_squares,
+              (unsigned long long)out[i].iterations);
+    ranked.win_tiles = tiles - 1;
+    CHECK(gd_sim_start(sim, lex, rules, game, best, n, &ranked, &err) == GD_ERR_ARGUMENT,
+          "a win model shorter than the set is refused");
     gd_move bad = best[0];
     bad.kind = 9;
     CHECK(gd_sim_start(sim, lex, rules, game, &bad, 1, &so, &err) == GD_ERR_ARGUMENT, "a bad candidate is refused");

@@ -7,6 +7,7 @@ table, so the SimState keeps them alive.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .._binding import ffi, lib
@@ -16,7 +17,7 @@ from .infer import INFERRED_LEAVE
 from .lexicon import OpenedLexicon, ensure_walk_index
 from .movegen import MOVE_RECORD_SIZE
 
-SIM_CANDIDATE = struct.Struct("<48sIIQqddQ")  # gd_sim_candidate
+SIM_CANDIDATE = struct.Struct("<48sIIQqdddQ")  # gd_sim_candidate
 if SIM_CANDIDATE.size != ffi.sizeof("gd_sim_candidate"):  # pragma: no cover - header and layout disagree
     raise ImportError(f"gd_sim_candidate is {ffi.sizeof('gd_sim_candidate')} bytes, not {SIM_CANDIDATE.size}")
 
@@ -28,6 +29,7 @@ class SimCandidateStats(NamedTuple):
     value_sum: int  # hundredths
     value_squares: float  # hundredths squared
     wins: float
+    win_squares: float
     opponent_bingos: int
 
 
@@ -60,10 +62,14 @@ def sim_start(
     spread_sigma: float,
     seed: int,
     opponent_leaves: list[tuple[bytes, float]] | None = None,
+    win_model: tuple[Sequence[float], Sequence[float]] | None = None,
+    rank_by_win: bool = False,
 ) -> SimState:
     """Start simulating `candidates` (gd_move records) from the game's position; `leaves` a
     gd_leaves or None; `opponent_leaves` what the opponent may have kept (64 counts by code, a
-    weight), drawn from by weight for their rack (see gd_infer), or None."""
+    weight), drawn from by weight for their rack (see gd_infer), or None; `win_model` the fitted
+    (mean, sigma) per tiles unplayed, or None for spread_sigma's formula; `rank_by_win` ranks
+    and drops by the estimated wins instead of the value."""
     ensure_walk_index(lexicon)
     if any(len(record) != MOVE_RECORD_SIZE for record in candidates):
         raise CoreError(f"a move record is {MOVE_RECORD_SIZE} bytes")
@@ -89,7 +95,19 @@ def sim_start(
         ffi.memmove(inferred, data, len(data))
         options.opponent_leaves = ffi.cast("gd_inferred_leave *", inferred)
         options.opponent_leave_count = len(opponent_leaves)
-    state.keep = (lexicon, rules, leaves, inferred)
+    model: Any = ()
+    if win_model is not None:
+        mean, sigma = win_model
+        if len(mean) != len(sigma) or not mean:
+            raise CoreError("the win model needs as many means as sigmas")
+        model = tuple(ffi.new("double[]", len(mean)) for _ in range(2))
+        for target, values in zip(model, (mean, sigma), strict=True):
+            ffi.memmove(target, struct.pack(f"<{len(values)}d", *values), 8 * len(values))
+        options.win_mean = ffi.cast("double *", model[0])
+        options.win_sigma = ffi.cast("double *", model[1])
+        options.win_tiles = len(mean) - 1
+    options.rank_by_win = 1 if rank_by_win else 0
+    state.keep = (lexicon, rules, leaves, inferred, model)
     rc = lib.gd_sim_start(
         state.buffer, lexicon.struct, rules, game.game, moves, len(candidates), options, state.error
     )
@@ -116,8 +134,10 @@ def sim_results(state: SimState) -> tuple[list[SimCandidateStats], int, int]:
     n = int(count[0])
     data = ffi.buffer(state.results, n * SIM_CANDIDATE.size)[:]
     stats = [
-        SimCandidateStats(record, bool(dropped), its, total, squares, wins, bingos)
-        for record, dropped, _reserved, its, total, squares, wins, bingos in SIM_CANDIDATE.iter_unpack(data)
+        SimCandidateStats(record, bool(dropped), its, total, squares, wins, win_squares, bingos)
+        for record, dropped, _, its, total, squares, wins, win_squares, bingos in SIM_CANDIDATE.iter_unpack(
+            data
+        )
     ]
     return stats, int(live[0]), int(iterations[0])
 

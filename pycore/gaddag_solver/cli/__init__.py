@@ -2,7 +2,7 @@
 
 One module per command, each with its ``add_parser`` (its options) and its ``cmd_*`` (its run):
 ``words`` (check, anagram, pattern, containing, lexicons), ``build`` (build and build_lexicon.py),
-``solve``, ``score``, ``leaves``, ``train_leaves``, ``autoplay``, ``review``, ``infer``, ``sim``,
+``solve``, ``score``, ``leaves``, ``train_leaves``, ``fit_win``, ``autoplay``, ``review``, ``infer``, ``sim``,
 ``endgame`` and ``peg``; what they share is in ``_common`` (exit statuses, errors, argument types),
 ``_positions`` (board files, lexicons by name), ``_output`` (JSON written a piece at a time) and
 ``_lookahead`` (the position sim and endgame read).
@@ -16,7 +16,21 @@ import sys
 from collections.abc import Sequence
 
 from ..rules import RulesError
-from . import autoplay, build, endgame, infer, leaves, peg, review, score, sim, solve, train_leaves, words
+from . import (
+    autoplay,
+    build,
+    endgame,
+    fit_win,
+    infer,
+    leaves,
+    peg,
+    review,
+    score,
+    sim,
+    solve,
+    train_leaves,
+    words,
+)
 from ._common import _error
 from ._positions import POSITION_ERRORS
 from .build import build_lexicon_main
@@ -34,6 +48,7 @@ def main_parser() -> argparse.ArgumentParser:
     score.add_parser(sub)
     leaves.add_parser(sub)
     train_leaves.add_parser(sub)
+    fit_win.add_parser(sub)
     autoplay.add_parser(sub)
     review.add_parser(sub)
     infer.add_parser(sub)

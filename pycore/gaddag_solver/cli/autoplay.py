@@ -60,13 +60,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # while loading, before a game was sent
         print("interrupted: no game was played", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (
-        autoplay.AutoplayError,
-        LexiconNotFoundError,
-        LexiconFormatError,
-        RulesError,
-        AlphabetError,
-    ) as exc:
+    except setup_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(autoplay.format_table(run))
@@ -85,6 +79,13 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
             text = format_gcg(record.game, rules, names, title=title, lexicon=match.lexicon)
             write_text(folder / f"game-{record.index:0{width}d}.gcg", text)
     return 0
+
+
+def setup_errors() -> tuple[type[Exception], ...]:
+    """What setting up a match of self-play can raise: a bad player, lexicon, ruleset or alphabet."""
+    from ..game import autoplay
+
+    return (autoplay.AutoplayError, LexiconNotFoundError, LexiconFormatError, RulesError, AlphabetError)
 
 
 def _interrupted(stopped: Any, args: argparse.Namespace) -> int:

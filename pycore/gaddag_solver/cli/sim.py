@@ -33,7 +33,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 print(f"no inference from {inference.move}: {inference.reason}", file=sys.stderr)
         simulation = Simulation(
             game, leaves=table, candidates=args.candidates, plies=args.plies, confidence=args.confidence,
-            seed=args.seed, inference=inference, threads=args.threads,
+            seed=args.seed, inference=inference, threads=args.threads, rank_by=args.rank_by,
         )  # fmt: skip
     except (SimulationError, InferenceError) as exc:
         return _error(str(exc), EXIT_USAGE)
@@ -84,8 +84,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     }.get(result.reason, result.reason)
     if interrupted:
         verdict = "interrupted (Ctrl-C), the standing so far"
+    ranked = "ranked by win %" if result.ranked_by == "win" else "ranked by value"
     print(
-        f"{result.iterations} iterations, {args.plies} plies, {result.elapsed:.2f} s "
+        f"{result.iterations} iterations, {args.plies} plies, {ranked}, {result.elapsed:.2f} s "
         f"({result.playouts_per_second:.0f} playouts/s): {verdict}"
     )
     return 0
@@ -125,5 +126,13 @@ def add_parser(sub: Any) -> None:
         type=float,
         default=0.99,
         help="drop a candidate once the leader is better at this confidence (default 0.99; 0: never)",
+    )
+    p.add_argument(
+        "--rank-by",
+        choices=("auto", "equity", "win"),
+        default="auto",
+        help="rank candidates by their mean value (equity), by their estimated win %% (win), or auto: "
+        "by win %% once 20 or fewer tiles are unplayed, when the ruleset has a fitted win probability "
+        "(default auto)",
     )
     p.set_defaults(run=cmd_sim)

@@ -307,6 +307,14 @@ def _engine(match: Match) -> _Engine:
     return engine
 
 
+def played_game(match: Match, index: int, seed: int) -> core.PlayedGame:
+    """Game ``index`` of a match (its number decides who moves first) from the bag ``seed``
+    shuffles, with every turn: what fitting from games reads (win_fit.py)."""
+    game = _engine(match).play(index, seed, True).game
+    assert game is not None  # kept: play was asked to keep it
+    return game
+
+
 def play_chunk(match: Match, seed: int, start: int, stop: int, keep_games: bool = False) -> list[GameRecord]:
     """Games start..stop-1 of a run seeded `seed` (what a worker is sent)."""
     engine = _engine(match)

@@ -27,6 +27,7 @@ from .play import Game, GameError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats.leaves import Leaves
+    from ..formats.win_probability import WinProbability
     from .infer import Inference
 
 DEFAULT_CANDIDATES = 15
@@ -34,9 +35,13 @@ DEFAULT_PLIES = 2
 DEFAULT_CONFIDENCE = 0.99
 DEFAULT_MIN_ITERATIONS = 64
 DEFAULT_ITERATIONS = 2000
-# How far the spread still moves, per square root of the tiles not yet played (bag + racks); from
-# self-play, measured by bench/simulate.py --calibrate. Only the win estimate uses it.
+# The win estimate of a ruleset without a fitted model (formats/win_probability.py): the spread
+# moves by this many points per square root of the tiles not yet played (bag + racks).
 DEFAULT_SPREAD_SIGMA = 6.5
+# Ranking by the estimated wins rather than the value from this many tiles unplayed down
+# (docs/win-probability.md says why this many); "auto" picks by it.
+WIN_RANK_TILES = 20
+RANK_BY = ("auto", "equity", "win")
 MAX_CANDIDATES = 64
 MAX_PLIES = 16
 MAX_THREADS = 256
@@ -83,6 +88,7 @@ class SimResult:
     decided: bool  # the stopping rule left one candidate
     elapsed: float  # seconds spent iterating
     reason: str  # why it stopped: "decided", "iterations", "time", "stopped" (or "running")
+    ranked_by: str = "equity"  # "equity" (the mean value) or "win" (the estimated win rate)
 
     @property
     def best(self) -> SimCandidate:
@@ -98,6 +104,7 @@ class SimResult:
             "iterations": self.iterations,
             "decided": self.decided,
             "reason": self.reason,
+            "ranked_by": self.ranked_by,
             "elapsed": round(self.elapsed, 3),
             "candidates": [c.to_dict() for c in self.candidates],
         }
@@ -119,7 +126,12 @@ class Simulation:
     ``candidates`` best moves by static equity (exchanges included), or the moves given. With an
     ``inference`` (game/infer.py) the opponent's rack is drawn from what they likely kept; with
     ``threads`` > 1 each step's iterations are shared out among that many threads, the standing
-    the same as with one for the same seed and iterations."""
+    the same as with one for the same seed and iterations.
+
+    ``win_model``: the fitted win probability the win estimate uses ("auto": the ruleset's shipped
+    one, when it has one; None: the formula with ``spread_sigma``). ``rank_by``: "equity" ranks
+    and drops candidates by their mean value, "win" by their estimated win rate, "auto" by the win
+    rate once WIN_RANK_TILES or fewer tiles are unplayed (and a fitted model is used)."""
 
     def __init__(
         self,
@@ -134,7 +146,11 @@ class Simulation:
         seed: int = 0,
         inference: Inference | None = None,
         threads: int = 1,
+        win_model: WinProbability | str | None = "auto",
+        rank_by: str = "auto",
     ) -> None:
+        if rank_by not in RANK_BY:
+            raise SimulationError(f"rank_by must be one of {', '.join(RANK_BY)}, not {rank_by!r}")
         if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise SimulationError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
         if threads > 1 and sys.platform == "emscripten":
@@ -174,12 +190,18 @@ class Simulation:
         # what the opponent kept, when inferred and the bag still hides some of their rack
         inferred = inference.core_leaves if inference is not None and inference.informative else None
         self.inferred = bool(inferred) and game.bag_count > 0
+        self.win_model = _win_model(game, win_model)
+        unplayed = game.bag_count + len(game.rack(0)) + len(game.rack(1))
+        if rank_by == "auto":
+            rank_by = "win" if self.win_model is not None and unplayed <= WIN_RANK_TILES else "equity"
+        self.ranked_by = rank_by
+        model = None if self.win_model is None else (self.win_model.mean, self.win_model.sigma)
         try:
             table = None if leaves is None else leaves.core
             threshold = prune_threshold(confidence, len(moves))
             self._state = core.sim_start(
                 game.lexicon._core, game._rules, game._state, records, table, plies, min_iterations,
-                threshold, spread_sigma, seed, inferred if self.inferred else None,
+                threshold, spread_sigma, seed, inferred if self.inferred else None, model, rank_by == "win",
             )  # fmt: skip
         except core.CoreError as error:
             raise SimulationError(str(error)) from None
@@ -308,8 +330,32 @@ class Simulation:
                     s.dropped,
                 )
             )
-        rows.sort(key=lambda c: (c.dropped, -c.mean, -c.equity))
-        return SimResult(rows, iterations, live == 1, self._elapsed, self._reason if live != 1 else "decided")
+        if self.ranked_by == "win":
+            rows.sort(key=lambda c: (c.dropped, -c.win_rate, -c.mean, -c.equity))
+        else:
+            rows.sort(key=lambda c: (c.dropped, -c.mean, -c.equity))
+        reason = self._reason if live != 1 else "decided"
+        return SimResult(rows, iterations, live == 1, self._elapsed, reason, self.ranked_by)
+
+
+def _win_model(game: Game, model: WinProbability | str | None) -> WinProbability | None:
+    """The model a simulation uses: the ruleset's shipped one for "auto" (None when it has none)."""
+    from ..formats.win_probability import WinProbability, WinProbabilityError
+
+    if model is None:
+        return None
+    if isinstance(model, str):
+        if model != "auto":
+            raise SimulationError(f'win_model must be a WinProbability, "auto" or None, not {model!r}')
+        try:
+            return WinProbability.for_rules(game.rules)
+        except (OSError, WinProbabilityError) as error:
+            raise SimulationError(f"the shipped win probability of {game.rules.name}: {error}") from None
+    try:
+        model.check_rules(game.rules)
+    except WinProbabilityError as error:
+        raise SimulationError(str(error)) from None
+    return model
 
 
 def simulate(
@@ -325,12 +371,14 @@ def simulate(
     progress: Callable[[SimResult], object] | None = None,
     inference: Inference | None = None,
     threads: int = 1,
+    win_model: WinProbability | str | None = "auto",
+    rank_by: str = "auto",
 ) -> SimResult:
     """Simulate the position of ``game`` for the player to move and return the candidates ranked
     (see :class:`Simulation`; the same seed gives the same result natively and in the browser
     when the iterations, not the time, end it)."""
     simulation = Simulation(
         game, leaves=leaves, candidates=candidates, plies=plies, confidence=confidence, seed=seed,
-        inference=inference, threads=threads,
+        inference=inference, threads=threads, win_model=win_model, rank_by=rank_by,
     )  # fmt: skip
     return simulation.run(iterations, time_limit, progress)

@@ -109,6 +109,7 @@ def _standing(result: Any) -> dict[str, Any]:
         "decided": result.decided,
         "reason": result.reason,
         "elapsed": result.elapsed,
+        "ranked_by": result.ranked_by,
         "candidates": [
             {**c.to_dict(), "placed": _placed(c.move), "kind": c.move.kind} for c in result.candidates
         ],
