@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from gaddag_solver import web_api
 from gaddag_solver.formats.leaves import Leaves
+from gaddag_solver.game.best import INFER_RACKS
 from gaddag_solver.game.endgame import solve_endgame
 from gaddag_solver.game.infer import infer_last_move
 from gaddag_solver.game.play import Game
@@ -19,7 +20,7 @@ from gaddag_solver.game.preendgame import PreendgameSearch
 from gaddag_solver.game.simulate import DEFAULT_ITERATIONS, Simulation
 from gaddag_solver.lexicon import Lexicon
 from gaddag_solver.rules import Rules
-from gaddag_solver.web_api.versus import INFER_RACKS, turn_seed
+from gaddag_solver.web_api.versus import turn_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = Rules.load("english")

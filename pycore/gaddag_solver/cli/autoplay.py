@@ -119,8 +119,10 @@ def add_parser(sub: Any) -> None:
         help="two players, comma-separated: greedy, equity (no leave table), equity:LEAVES "
         "(a leave table's name or path), or endgame / endgame:LEAVES (equity, then the pre-endgame "
         "with 1-2 in the bag and the exact endgame, --end-seconds a search), endgame-only:LEAVES "
-        "(equity, then the exact endgame once the bag is empty), or equity-pass0:LEAVES (equity with "
-        "a pass that keeps a full rack worth 0, the old rule, for comparison); default equity,greedy",
+        "(equity, then the exact endgame once the bag is empty), equity-pass0:LEAVES (equity with "
+        "a pass that keeps a full rack worth 0, the old rule, for comparison), or best:SECONDS[:LEAVES] "
+        "(the best player: simulation with inference, the pre-endgame with 1-2 in the bag and the exact "
+        "endgame, SECONDS a turn; best-noinfer and best-nopeg leave a part out); default equity,greedy",
     )
     p.add_argument(
         "--end-seconds",

@@ -38,8 +38,13 @@ from .stats import Interval, mean_interval, wilson
 
 # equity-pass0: the equity player with a pass that keeps a full rack worth 0, the rule before the
 # full-rack value (docs/equity.md): the baseline that rule was measured against
-PLAYER_KINDS = ("greedy", "equity", "endgame", "endgame-only", "equity-pass0")
-TABLE_KINDS = ("equity", "endgame", "endgame-only", "equity-pass0")  # the players that take a leave table
+# best: the best player (game/best.py) with a time per turn; best-noinfer without the inference,
+# best-nopeg without the pre-endgame (the simulation until the bag is empty): what each is worth
+BEST_KINDS = ("best", "best-noinfer", "best-nopeg")
+PLAYER_KINDS = ("greedy", "equity", "endgame", "endgame-only", "equity-pass0", *BEST_KINDS)
+# the players that take a leave table
+TABLE_KINDS = ("equity", "endgame", "endgame-only", "equity-pass0", *BEST_KINDS)
+BEST_SECONDS = 1.0  # a best player's time per turn when none is given
 # The endgame player: static equity until the bag holds END_BAG tiles or fewer, then the
 # pre-endgame solver, and the exact endgame once the bag is empty, each search at most
 # END_TURN_SECONDS (Match.end_seconds; the best found by then; by equity when the pre-endgame has
@@ -47,7 +52,7 @@ TABLE_KINDS = ("equity", "endgame", "endgame-only", "equity-pass0")  # the playe
 # so that a match tells what each phase's solver is worth.
 END_BAG = 2
 END_TURN_SECONDS = 5.0
-TURN_BY_TURN_KINDS = ("endgame", "endgame-only")
+TURN_BY_TURN_KINDS = ("endgame", "endgame-only", *BEST_KINDS)
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler before giving up
 MASK64 = (1 << 64) - 1
 
@@ -77,23 +82,35 @@ class PlayerSpec:
     """A player: ``greedy`` (the best score), ``equity`` (the best score + leave value),
     ``endgame`` (equity, then the pre-endgame and the endgame solvers at the end of the game) or
     ``endgame-only`` (equity, then the endgame solver once the bag is empty), the last three
-    with a leave table (``leaves``, a file path) or without (every leave worth 0)."""
+    with a leave table (``leaves``, a file path) or without (every leave worth 0); or ``best``
+    (and its variants without a part, BEST_KINDS) with ``seconds`` a turn and the lexicon's
+    table unless another is given."""
 
     kind: str
     leaves: str | None = None
+    seconds: float | None = None  # a best player's time per turn
 
     def __post_init__(self) -> None:
         if self.kind not in PLAYER_KINDS:
             raise AutoplayError(f"unknown player kind {self.kind!r}; known: {', '.join(PLAYER_KINDS)}")
         if self.leaves is not None and self.kind not in TABLE_KINDS:
             raise AutoplayError(f"a {self.kind} player takes no leave table")
+        if (self.seconds is not None) != (self.kind in BEST_KINDS):
+            raise AutoplayError(f"only a best player takes a time per turn, and it needs one ({self.kind})")
+        if self.seconds is not None and not 0 < self.seconds <= 3600:
+            raise AutoplayError(
+                f"a best player's time per turn is above 0 and at most 3600 s, not {self.seconds}"
+            )
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
         """``greedy``, ``equity``, ``endgame``, ``endgame-only``, or ``equity:NAME_OR_PATH`` /
-        ``endgame:NAME_OR_PATH`` / ``endgame-only:NAME_OR_PATH`` (a leave table's name or file)."""
+        ``endgame:NAME_OR_PATH`` / ``endgame-only:NAME_OR_PATH`` (a leave table's name or file);
+        ``best``, ``best:SECONDS`` or ``best:SECONDS:NAME_OR_PATH`` (and best-noinfer, best-nopeg)."""
         kind, colon, table = text.strip().partition(":")
         kind = kind.strip().lower()
+        if kind in BEST_KINDS:
+            return cls._parse_best(text, kind, table if colon else "")
         if kind not in PLAYER_KINDS:
             raise AutoplayError(
                 f"unknown player {text!r}: write greedy, equity, equity:LEAVES, endgame, endgame:LEAVES, "
@@ -110,8 +127,28 @@ class PlayerSpec:
             )
         return cls(kind, str(_resolve_leaves(table.strip())))
 
+    @classmethod
+    def _parse_best(cls, text: str, kind: str, rest: str) -> PlayerSpec:
+        seconds_text, _, table = rest.partition(":")
+        try:
+            seconds = float(seconds_text) if seconds_text.strip() else BEST_SECONDS
+        except ValueError:
+            raise AutoplayError(
+                f"player {text!r}: write {kind}, {kind}:SECONDS or {kind}:SECONDS:LEAVES (e.g. {kind}:0.5)"
+            ) from None
+        return cls(kind, str(_resolve_leaves(table.strip())) if table.strip() else None, seconds)
+
+    def with_lexicon_table(self, lexicon: str | os.PathLike[str]) -> PlayerSpec:
+        """A best player without a table plays with its lexicon's (docs/leaves.md), when there is one."""
+        if self.kind not in BEST_KINDS or self.leaves is not None:
+            return self
+        name = _leaves_module().default_leaves(Path(lexicon).name.removesuffix(".gaddag"))
+        return self if name is None else PlayerSpec(self.kind, str(_resolve_leaves(name)), self.seconds)
+
     @property
     def label(self) -> str:
+        if self.seconds is not None:
+            return f"{self.kind}:{self.seconds:g}s"
         if self.leaves is None:
             return self.kind
         name = Path(self.leaves).name
@@ -160,9 +197,10 @@ class Match:
             raise AutoplayError(f"an endgame player's time per search must be above 0 s, not {end_seconds!r}")
         rules = portable_rules(rules)
         loaded = Rules.load(rules)
+        lexicon_path = str(resolve_lexicon(lexicon).resolve())
+        players = [player.with_lexicon_table(lexicon_path) for player in players]
         for player in players:
             load_table(player, loaded)  # a table that does not fit fails here, not in a worker
-        lexicon_path = str(resolve_lexicon(lexicon).resolve())
         return cls(lexicon_path, rules, (players[0], players[1]), float(end_seconds))
 
     @property
@@ -252,6 +290,7 @@ class _Engine:
     def _play_turn_by_turn(self, first: int, seed: int) -> Any:
         """A game with an endgame player: the same deal as gd_autoplay's (gd_game_new with the
         seed), each move chosen in Python (the core's choice for the static players)."""
+        from .best import PREENDGAME_BAG, choose_best, turn_seed
         from .endgame import solve_endgame
         from .play import Game
         from .preendgame import PreendgameSearch
@@ -259,9 +298,17 @@ class _Engine:
         game = Game.new(self.lexicon, self.rules, seed=seed)
         while not game.over:
             player = game.to_move ^ first
-            kind, table = self.players[player].kind, self.tables[player]
+            spec, table = self.players[player], self.tables[player]
+            kind = spec.kind
             move = None
-            if kind in TURN_BY_TURN_KINDS and game.bag_count == 0:
+            if kind in BEST_KINDS:
+                assert spec.seconds is not None
+                bag = 0 if kind == "best-nopeg" else PREENDGAME_BAG
+                turn = turn_seed(seed, len(game.history))
+                move = choose_best(
+                    game, table, spec.seconds, turn, preendgame_bag=bag, infer=kind != "best-noinfer"
+                ).move
+            elif kind in TURN_BY_TURN_KINDS and game.bag_count == 0:
                 move = solve_endgame(game, time_limit=self.end_seconds).best
             elif kind == "endgame" and game.bag_count <= END_BAG:
                 result = PreendgameSearch(game, leaves=table).run(time_limit=self.end_seconds)

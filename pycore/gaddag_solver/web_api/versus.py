@@ -30,15 +30,14 @@ exchanges by their number of tiles) and, once over, the end's adjustments.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..formats.leaves import Leaves
-from ..game.endgame import EndgameError, solve_endgame
-from ..game.infer import Inference, InferenceError, infer_last_move
+from ..game.best import choose_best, infer_opponent, turn_seed
+from ..game.infer import Inference
 from ..game.play import Game, GameError
-from ..game.preendgame import MAX_BAG, PreendgameError, solve_preendgame
+from ..game.preendgame import MAX_BAG
 from ..game.simulate import DEFAULT_ITERATIONS, Simulation, SimulationError
 from ..game.verdict import judge_tiles
 from ..move import EXCHANGE, PASS, PLAY, Move
@@ -53,11 +52,6 @@ MAX_SIM_MS = 60_000
 DEFAULT_SIM_MS = 2_000
 MAX_SEED = 2**53 - 1  # what a JavaScript number holds exactly
 MAX_MOVES = 600
-
-
-def turn_seed(seed: int, turn: int) -> int:
-    """The seed of the simulation at turn ``turn`` (from 0) of the game of ``seed``."""
-    return (seed * 1_000_003 + turn * 7_919 + 1) % 2**64
 
 
 @dataclass
@@ -80,18 +74,6 @@ class Versus:
     def computer(self) -> int:
         return 1 - self.human
 
-    def _inference(self, seed: int) -> Inference | None:
-        """What the player likely kept with their last move (None after a pass, the computer's own
-        move, or a move nothing can be inferred from)."""
-        history = self.game.history
-        if not history or history[-1].player == self.game.to_move or history[-1].move.kind == PASS:
-            return None
-        try:
-            inference = infer_last_move(self.game, leaves=self.leaves, max_racks=INFER_RACKS, seed=seed)
-        except InferenceError:
-            return None
-        return inference if inference.informative else None
-
     def likely_kept(self) -> dict[str, Any] | None:
         """What the computer likely kept with its last move, as the player can infer it (None
         when its last move was not the last turn, a pass, or the bag is empty); once a turn."""
@@ -99,7 +81,7 @@ class Versus:
         if self._likely is None or self._likely[0] != turns:
             found = None
             if not self.game.over and self.game.bag_count and self.game.to_move == self.human:
-                inference = self._inference(turn_seed(self.seed, turns))
+                inference = infer_opponent(self.game, self.leaves, turn_seed(self.seed, turns))
                 if inference is not None:
                     found = {
                         "leaves": [x.to_dict() for x in inference.leaves[:5]],
@@ -112,70 +94,59 @@ class Versus:
 
     def computer_move(self) -> Move:
         """The computer's move now, by its level (a simulation seeded by the game and the turn;
-        ``lookahead``: the exact endgame search with the bag empty, the pre-endgame with 1 to 6
-        tiles in it, else the simulation against the racks the player's last move says they kept
-        (game/infer.py); each given ``sim_ms``)."""
+        ``lookahead``: the best player of game/best.py, with the pre-endgame from 6 tiles in the
+        bag down and the clock: the exact endgame search with the bag empty, the pre-endgame with
+        1 to 6 tiles in it, else the simulation against the racks the player's last move says they
+        kept (game/infer.py); each given ``sim_ms``)."""
         game = self.game
         self.last_search = None
         if self.level == "greedy":
             return game.best_move("greedy")
         if self.level == "equity":
             return game.best_move("equity", self.leaves)
-        if self.level == "lookahead" and game.bag_count == 0:
-            try:
-                ended = solve_endgame(game, time_limit=self.sim_ms / 1000)
-            except EndgameError:
-                ended = None
-            if ended is not None and ended.line:
-                self.last_search = {"kind": "endgame", **ended.to_dict()}
-                return ended.best
-        fallback = None
-        if self.level == "lookahead" and 1 <= game.bag_count <= MAX_BAG:
-            try:
-                pre = solve_preendgame(game, leaves=self.leaves, time_limit=self.sim_ms / 1000)
-            except PreendgameError as exc:
-                pre, fallback = None, str(exc)
-            if pre is not None and pre.best_index is None:
-                fallback = f"the pre-endgame valued no candidate in every world in {self.sim_ms} ms"
-            if pre is not None and pre.best_index is not None:
-                best = pre.best
-                self.last_search = {
-                    "kind": "preendgame",
-                    "complete": pre.complete,
-                    "reason": pre.reason,
-                    "method": pre.method,
-                    "elapsed_ms": round(pre.elapsed * 1000),
-                    "candidates": len(pre.candidates),
-                    "best": {"move": str(best.move), "win": None if best.win is None else float(best.win)},
-                }
-                return best.move
         seed = turn_seed(self.seed, len(game.history))
-        started = time.perf_counter()
-        inference = self._inference(seed) if self.level == "lookahead" else None
-        left = max(0.01, self.sim_ms / 1000 - (time.perf_counter() - started))
-        try:
-            simulation = Simulation(game, leaves=self.leaves, seed=seed, inference=inference)
-        except SimulationError:  # no play or exchange (only the pass): what the equity player does
-            return game.best_move("equity", self.leaves)
-        result = simulation.run(DEFAULT_ITERATIONS, left)
+        if self.level == "simulation":
+            try:
+                simulation = Simulation(game, leaves=self.leaves, seed=seed)
+            except SimulationError:  # no play or exchange (only the pass): what the equity player does
+                return game.best_move("equity", self.leaves)
+            result = simulation.run(DEFAULT_ITERATIONS, self.sim_ms / 1000)
+            self._searched(result)
+            return result.best.move
+        choice = choose_best(game, self.leaves, self.sim_ms / 1000, seed, preendgame_bag=MAX_BAG, clock=True)
+        if choice.tool == "endgame":
+            self.last_search = {"kind": "endgame", **choice.result.to_dict()}
+        elif choice.tool == "preendgame":
+            pre = choice.result
+            best = pre.best
+            self.last_search = {
+                "kind": "preendgame",
+                "complete": pre.complete,
+                "reason": pre.reason,
+                "method": pre.method,
+                "elapsed_ms": round(pre.elapsed * 1000),
+                "candidates": len(pre.candidates),
+                "best": {"move": str(best.move), "win": None if best.win is None else float(best.win)},
+            }
+        elif choice.tool == "simulation":
+            self._searched(choice.result, choice.inference, choice.fallback)
+        return choice.move
+
+    def _searched(self, result: Any, inference: Inference | None = None, fallback: str | None = None) -> None:
+        """What the page is told of a simulation the computer ran."""
         self.last_search = {
             "kind": "simulation",
             **({"fallback": fallback} if fallback else {}),
-            **({"inferred": [x.to_dict() for x in inference.leaves[:3]]} if simulation.inferred else {}),
+            **({"inferred": [x.to_dict() for x in inference.leaves[:3]]} if inference is not None else {}),
             "iterations": result.iterations,
             "candidates": len(result.candidates),
             "reason": result.reason,
             "elapsed_ms": round(result.elapsed * 1000),
             "best": result.best.to_dict(),
         }
-        return result.best.move
 
 
 _current: list[Versus] = []  # the game in progress (one per worker)
-
-# Racks valued to infer what the player kept: a sample beyond it, so the inference takes a
-# small share of the time per move (about 0.05 s natively, docs/inference.md)
-INFER_RACKS = 1000
 
 
 def _whole_in(request: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
