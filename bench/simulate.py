@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/simulate.py speed [--positions 20] [--iterations 200] [--plies 2] [--threads 1,2]
                                              [--magpie]
-    .venv/bin/python bench/simulate.py page [--seconds 10]
+    .venv/bin/python bench/simulate.py page [--seconds 10] [--threads 1,2]
     .venv/bin/python bench/simulate.py match [--games 200] [--seconds 0.25] [--workers 2]
     .venv/bin/python bench/simulate.py duel --a CHANGES --b CHANGES [--games 2000] [--seconds 0.1]
                                             [--from-tiles 100]
@@ -18,8 +18,9 @@ our sowpods table in its format, round robin, no stopping rule) on the first thr
 playouts per second are printed side by side, position by position, with the CPU model and load.
 
 ``page`` runs the same simulation in the page (Chromium, the built site, the worker's Pyodide) for
---seconds on one mid-game position and natively for as many iterations, and prints playouts per
-second in both.
+--seconds on one mid-game position with each number of workers in --threads (the page's worker
+and helpers), and natively on one thread for as many iterations as the first, and prints playouts
+per second and the page's speed-up over its first count.
 
 ``match`` plays the simulating player (--candidates, --plies, at most --seconds per turn; with
 the bag empty, the endgame search for as long) against the static-equity player with the same
@@ -181,6 +182,7 @@ def page(args: argparse.Namespace) -> None:
     game = positions(lexicon, leaves, 1, args.seed)[0]
     rows, rack = game.board.to_rows(), str(game.rack())
     build_site()
+    standings = []
     with static_server(SITE) as url, sync_playwright() as playwright:
         browser = launch(playwright)
         try:
@@ -189,36 +191,46 @@ def page(args: argparse.Namespace) -> None:
             tab.wait_for_selector("body[data-ready]", timeout=120_000)
             set_position(tab, rows, rack)
             tab.click("#lookahead-box summary")
-            tab.fill("#sim-candidates", "15")
-            tab.fill("#sim-plies", str(args.plies))
-            tab.fill("#sim-confidence", "0")  # none dropped: every candidate simulated until stopped
-            tab.click("#sim-start")
-            tab.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000)
-            time.sleep(args.seconds)
-            if tab.is_visible("#lookahead-stop"):  # else it ran its 2000 iterations already
-                tab.click("#lookahead-stop")
-            tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
-            standing = tab.evaluate("window.gaddag.lookAhead()")
+            cores = tab.evaluate("navigator.hardwareConcurrency")
+            for workers in (int(n) for n in args.threads.split(",")):
+                tab.fill("#sim-candidates", "15")
+                tab.fill("#sim-plies", str(args.plies))
+                tab.fill("#sim-confidence", "0")  # none dropped: every candidate simulated until stopped
+                tab.fill("#sim-workers", str(workers))
+                tab.click("#sim-start")
+                tab.wait_for_function(
+                    "() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000
+                )
+                time.sleep(args.seconds)
+                if tab.is_visible("#lookahead-stop"):  # else it ran its 2000 iterations already
+                    tab.click("#lookahead-stop")
+                tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
+                standings.append((workers, tab.evaluate("window.gaddag.lookAhead()")))
         finally:
             browser.close()
-    in_page = sum(c["iterations"] for c in standing["candidates"])
-    page_rate = in_page / standing["elapsed"]
+    iterations = standings[0][1]["iterations"]
     native = Simulation(
         Game.from_board(game.board, rack, lexicon), leaves=leaves, plies=args.plies, confidence=0, seed=1
     )
     started = time.perf_counter()
-    result = native.step(standing["iterations"])
+    result = native.step(iterations)
     seconds = time.perf_counter() - started
     native_rate = sum(c.iterations for c in result.candidates) / seconds
-    print(f"one position, 15 candidates, {args.plies} plies, {standing['iterations']} iterations")
-    print("| where | playouts | seconds | playouts/s | candidate-plies/s | ratio to native |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for name, playouts, spent, rate in (
-        ("native (cffi)", sum(c.iterations for c in result.candidates), seconds, native_rate),
-        ("page (Pyodide, Chromium)", in_page, standing["elapsed"], page_rate),
-    ):
+    loadavg = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"one position, 15 candidates, {args.plies} plies; Chromium reports {cores} cores; load {loadavg}")
+    print("| where | playouts | seconds | playouts/s | candidate-plies/s | ratio to native | speed-up |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    played = sum(c.iterations for c in result.candidates)
+    rows_out = [("native (cffi), one thread", played, seconds, native_rate)]
+    for workers, standing in standings:
+        in_page = sum(c["iterations"] for c in standing["candidates"])
+        rate = in_page / standing["elapsed"]
+        rows_out.append((f"page, {workers} worker(s)", in_page, standing["elapsed"], rate))
+    first_page = rows_out[1][3]
+    for name, playouts, spent, rate in rows_out:
+        speedup = f"{rate / first_page:.2f}×" if name.startswith("page") else ""
         print(f"| {name} | {playouts} | {spent:.2f} | {rate:.0f} | {rate * (1 + args.plies):.0f} | "
-              f"{native_rate / rate:.2f}× |")  # fmt: skip
+              f"{native_rate / rate:.2f}× | {speedup} |")  # fmt: skip
 
 
 def choose(game: Game, leaves: Leaves, settings: dict[str, Any], seed: int) -> tuple[object, float]:

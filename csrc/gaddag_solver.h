@@ -655,6 +655,10 @@ size_t gd_sim_scratch_size(void);
 int gd_sim_seeds(void *sim, uint32_t iterations, uint64_t *seeds, gd_error *err);
 int gd_sim_play(const void *sim, void *scratch, uint64_t seed, gd_sim_playout *out, gd_error *err);
 int gd_sim_merge(void *sim, const gd_sim_playout *playouts, uint32_t iterations, gd_error *err);
+/* Mark candidate `index` dropped in a state that only plays (a helper of a run merged elsewhere,
+ * e.g. another Web Worker started the same way): gd_sim_play then skips it, as the merging state's
+ * stopping rule has. Dropping an already dropped candidate does nothing; the last one live stays. */
+int gd_sim_drop(void *sim, uint32_t index, gd_error *err);
 
 /* ---- Endgame search (endgame.c; the method: docs/endgame.md) ------------------------------- */
 

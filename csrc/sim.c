@@ -440,6 +440,19 @@ int gd_sim_merge(void *state, const gd_sim_playout *playouts, uint32_t iteration
     return GD_OK;
 }
 
+int gd_sim_drop(void *state, uint32_t index, gd_error *err)
+{
+    gd_sim_state *sim = state;
+    int rc = check_state(sim, err);
+    if (rc) return rc;
+    if (index >= sim->count)
+        return gd_set_error(err, GD_ERR_ARGUMENT, 0, "candidate %u: there are %u", index + 1, sim->count);
+    if (sim->candidate[index].dropped || sim->live < 2) return GD_OK;
+    sim->candidate[index].dropped = 1;
+    sim->live--;
+    return GD_OK;
+}
+
 int gd_sim_run(void *state, uint32_t iterations, gd_error *err)
 {
     gd_sim_state *sim = state;

@@ -86,3 +86,22 @@ def test_bad_thread_counts_are_refused(sowpods: Lexicon, leaves: Leaves, threads
     game = midgame(sowpods, leaves, 2, 3)
     with pytest.raises(SimulationError, match="threads must be a whole number"):
         Simulation(game, leaves=leaves, threads=threads)  # type: ignore[arg-type]
+
+
+def test_dealt_iterations_played_elsewhere_give_the_standing_of_one(sowpods: Lexicon, leaves: Leaves) -> None:
+    """The page's workers: one simulation deals, two started alike play shares of each deal (the
+    candidates the dealer dropped skipped), the dealer merges: one simulation's standing."""
+    game = midgame(sowpods, leaves, 4, 6)
+    settings = {"leaves": leaves, "candidates": 8, "seed": 5, "min_iterations": 8}
+    dealer, helper = Simulation(game, **settings), Simulation(game, **settings)
+    for size in (7, 30, 1, 50, 12):
+        seeds, dropped = dealer.deal(size)
+        rows = dealer.play_dealt(seeds[: size // 2], dropped) + helper.play_dealt(seeds[size // 2 :], dropped)
+        shared = dealer.merge_dealt(rows)
+    one = Simulation(game, **settings).step(100)
+    assert any(c.dropped for c in one.candidates)
+    assert [(str(c.move), c.iterations, c.mean, c.win_rate, c.dropped) for c in shared.candidates] == [
+        (str(c.move), c.iterations, c.mean, c.win_rate, c.dropped) for c in one.candidates
+    ]
+    with pytest.raises(SimulationError, match="whole iterations"):
+        dealer.merge_dealt(b"x" * 5)

@@ -82,6 +82,32 @@ def test_simulate_updates_live_stops_and_matches_native(page: Page, lexicon: Lex
     assert not page.errors, page.errors
 
 
+def test_simulate_on_two_workers_gives_the_standing_of_one(page: Page, lexicon: Lexicon) -> None:
+    """Shared between the page's worker and a helper, a simulation that ends by itself (the stopping
+    rule or its 2,000 iterations) stands exactly as one worker's: the native run of as many."""
+    game = Game.new(lexicon, seed=8)
+    for _ in range(5):
+        game.play(game.best_move("equity"))
+    rack = str(game.rack())
+    show(page, game.board.to_rows(), rack)
+    page.page.fill("#sim-candidates", "5")
+    page.page.fill("#sim-confidence", "0.99")
+    page.page.fill("#sim-workers", "2")
+    page.page.click("#sim-start")
+    standing = wait_done(page, timeout=180_000)
+    status = page.page.text_content("#lookahead-status")
+    assert "on 2 workers" in status and "simulation finished" in status, status
+    table = Leaves.load(LEXICON, ENGLISH)
+    native_game = Game.from_board(game.board, rack, lexicon)
+    native = Simulation(native_game, leaves=table, candidates=5, confidence=0.99, seed=1).run(iterations=2000)
+    assert standing["iterations"] == native.iterations
+    assert [(c["move"], c["iterations"], c["mean"], c["dropped"]) for c in standing["candidates"]] == [
+        (str(c.move), c.iterations, round(c.mean, 3), c.dropped) for c in native.candidates
+    ]
+    page.page.fill("#sim-workers", "1")
+    assert not page.errors, page.errors
+
+
 def test_endgame_shows_the_exact_line(page: Page, lexicon: Lexicon) -> None:
     game = short_endgame(lexicon, 4)
     rack = str(game.rack())

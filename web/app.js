@@ -27,6 +27,7 @@ import { OwnLexicons } from "./own-lexicons.js";
 import { RulesEditor } from "./rules-editor.js";
 import { VersusPanel } from "./versus.js";
 import { listOwn, mergeLexicons, ownLexiconEntries } from "./user-store.js";
+import { HelperPool, defaultWorkers } from "./helpers.js";
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 
@@ -972,10 +973,12 @@ const versus = new VersusPanel({
   },
 });
 
+$("sim-workers").value = String(defaultWorkers());
 lookAhead = new LookAheadPanel({
   request,
   position: () => currentRequest(),
   preview: (tiles) => board.preview(tiles),
+  helpers: new HelperPool(),
 });
 
 // ---- CGP ---------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const STEP_MS = 150;
+const SIM_ITERATIONS = 2000; // the most a simulation runs (web_api's DEFAULT_ITERATIONS)
+const MAX_ROUND = 4096; // iterations dealt at once when shared among workers
 
 function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
@@ -22,7 +24,8 @@ export class LookAheadPanel {
   /**
    * @param {object} hooks request(type, payload) → Promise; position() → the solve request of the
    *   position on the page (lexicon, rules, board, rack, leaves); preview(tiles): show a move's
-   *   tiles on the board (null: none); unseenCount() → the tiles unseen (bag + opponent's rack).
+   *   tiles on the board (null: none); unseenCount() → the tiles unseen (bag + opponent's rack);
+   *   helpers: a HelperPool (helpers.js), for a simulation on several workers.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -30,6 +33,7 @@ export class LookAheadPanel {
     this.session = null;
     this.run = 0; // bumped by every start and stop, so a late answer of an old run is dropped
     this.standing = null; // the last answer, for the tests and the table
+    this.workers = 1; // the workers the running simulation is shared among
     $("sim-start").addEventListener("click", () => this.start("simulate"));
     $("endgame-start").addEventListener("click", () => this.start("endgame"));
     $("peg-start").addEventListener("click", () => this.start("preendgame"));
@@ -78,7 +82,13 @@ export class LookAheadPanel {
     $("lookahead-rows").replaceChildren();
     const doing = { simulate: "Simulating…", preendgame: "Solving the pre-endgame…", endgame: "Solving the endgame…" };
     this.setStatus(doing[kind]);
+    const workers = kind === "simulate" && this.hooks.helpers ? Math.max(1, Number($("sim-workers").value) || 1) : 1;
     try {
+      if (workers > 1) {
+        await this.runShared(run, { ...position, ...settings }, workers);
+        return;
+      }
+      this.workers = 1;
       let answer = (await this.hooks.request(kind, { ...position, ...settings, action: "start" })).result;
       this.session = answer.session;
       while (run === this.run) {
@@ -93,13 +103,70 @@ export class LookAheadPanel {
       }
     } catch (error) {
       if (run !== this.run) return;
+      this.stopHelpers();
       this.kind = null;
       this.running(false);
       this.setStatus(error.message || String(error), true);
     }
   }
 
+  /**
+   * A simulation shared among `workers` workers (the page's and helpers): each starts the same
+   * simulation; in each round the page's worker deals the iterations, every worker plays its share,
+   * and the page's worker merges them in order — the standing one worker alone reaches after the
+   * same iterations. Rounds are sized to take about STEP_MS.
+   */
+  async runShared(run, request, workers) {
+    const main = (payload) => this.hooks.request("simulate", payload).then((answer) => answer.result);
+    const started = await main({ ...request, action: "start" });
+    this.session = started.session;
+    const helpers = [];
+    for (const helper of this.hooks.helpers.take(workers - 1)) {
+      try {
+        const answer = await helper.request("simulate", { ...request, action: "start" });
+        helpers.push({ helper, session: answer.result.session });
+      } catch {
+        // a helper that cannot start is left out: the others share the work
+      }
+    }
+    this.workers = 1 + helpers.length;
+    this.helperSessions = helpers;
+    let round = 4 * this.workers;
+    let done = 0;
+    while (run === this.run) {
+      const began = performance.now();
+      const dealt = await main({ action: "deal", session: this.session, iterations: Math.min(round, SIM_ITERATIONS - done) });
+      const shares = split(dealt.seeds, this.workers);
+      const rows = await Promise.all(
+        shares.map((seeds, j) =>
+          j === 0
+            ? main({ action: "play", session: this.session, seeds, dropped: dealt.dropped })
+            : helpers[j - 1].helper
+                .request("simulate", { action: "play", session: helpers[j - 1].session, seeds, dropped: dealt.dropped })
+                .then((answer) => answer.result),
+        ),
+      );
+      const took = performance.now() - began;
+      const answer = await main({ action: "merge", session: this.session, rows: rows.map((r) => r.rows), ms: took, iterations: SIM_ITERATIONS });
+      if (run !== this.run) return;
+      done = answer.iterations;
+      this.standing = answer;
+      this.draw("simulate", answer);
+      if (answer.done) {
+        this.finish("simulation finished");
+        return;
+      }
+      round = Math.max(this.workers, Math.min(MAX_ROUND, Math.round((round * STEP_MS) / Math.max(1, took))));
+    }
+  }
+
+  stopHelpers() {
+    for (const { helper, session } of this.helperSessions || []) helper.request("simulate", { action: "stop", session }).catch(() => {});
+    this.helperSessions = null;
+  }
+
   finish(why) {
+    this.stopHelpers();
     if (this.session !== null) this.hooks.request(this.kind, { action: "stop", session: this.session }).catch(() => {});
     this.run++;
     this.kind = null;
@@ -128,7 +195,8 @@ export class LookAheadPanel {
     if (answer.candidates) {
       const left = answer.candidates.filter((c) => !c.dropped).length;
       const ranked = answer.ranked_by === "win" ? ", ranked by win %" : "";
-      return `${plural(answer.iterations, "iteration")}, ${plural(left, "candidate")} left${ranked}`;
+      const shared = this.workers > 1 ? ` on ${this.workers} workers` : "";
+      return `${plural(answer.iterations, "iteration")}, ${plural(left, "candidate")} left${ranked}${shared}`;
     }
     if (!answer.depth) return "";
     const how = answer.complete ? "exact" : `depth ${answer.depth}, not proven yet`;
@@ -208,6 +276,18 @@ export class LookAheadPanel {
     const item = answer.candidates ? answer.candidates[index] : index === 0 ? answer.line?.[0] : null;
     this.hooks.preview(item && item.placed && item.placed.length ? item.placed : null);
   }
+}
+
+/** `items` cut into `parts` runs in order, as even as can be (the first ones one longer). */
+function split(items, parts) {
+  const out = [];
+  let at = 0;
+  for (let j = 0; j < parts; j++) {
+    const size = Math.floor(items.length / parts) + (j < items.length % parts ? 1 : 0);
+    out.push(items.slice(at, at + size));
+    at += size;
+  }
+  return out;
 }
 
 function th(text, hidden = false) {

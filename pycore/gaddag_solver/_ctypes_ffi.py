@@ -606,6 +606,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_sim_seeds", C.c_int, [P, C.c_uint32, P, P]),
     ("gd_sim_play", C.c_int, [P, P, C.c_uint64, P, P]),
     ("gd_sim_merge", C.c_int, [P, P, C.c_uint32, P]),
+    ("gd_sim_drop", C.c_int, [P, C.c_uint32, P]),
     ("gd_endgame_size", C.c_size_t, [C.c_uint32]),
     ("gd_endgame_start", C.c_int, [P, C.c_size_t, P, P, P, P, C.c_size_t, P]),
     ("gd_endgame_search", C.c_int, [P, C.c_uint32, C.c_uint64, P, P]),

@@ -178,3 +178,8 @@ def sim_merge(state: SimState, rows: list[bytes]) -> None:
     if data:
         ffi.memmove(playouts, data, len(data))
     state.check(lib.gd_sim_merge(state.buffer, playouts, len(rows), state.error), "gd_sim_merge")
+
+
+def sim_drop(state: SimState, index: int) -> None:
+    """Mark candidate `index` dropped in a state that only plays (gd_sim_drop)."""
+    state.check(lib.gd_sim_drop(state.buffer, index, state.error), "gd_sim_drop")

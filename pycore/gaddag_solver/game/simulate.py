@@ -262,6 +262,44 @@ class Simulation:
             raise failed[0]
         core.sim_merge(state, rows)
 
+    # ---- a run shared with other processes (the page's Web Workers) ------------------------------
+    # One state deals and merges; helpers started the same way (the same position, candidates,
+    # settings and seed) play the dealt iterations: the standing is that of one state alone.
+
+    def deal(self, iterations: int) -> tuple[list[int], list[int]]:
+        """The seeds of the next ``iterations`` iterations and the candidates dropped so far (their
+        indices in the order given), for :meth:`play_dealt` elsewhere; all of them must be merged
+        (:meth:`merge_dealt`) before the next deal."""
+        stats, _live, _its = core.sim_results(self._state)
+        return core.sim_seeds(self._state, iterations), [i for i, s in enumerate(stats) if s.dropped]
+
+    def play_dealt(self, seeds: list[int], dropped: list[int]) -> bytes:
+        """The playouts of dealt iterations (in a helper's state): the candidates ``dropped`` by the
+        dealing state are skipped, as it skips them."""
+        try:
+            for index in dropped:
+                core.sim_drop(self._state, index)
+            scratch = self._scratches[0] if self._scratches else core.SimScratch()
+            started = time.perf_counter()
+            rows = b"".join(core.sim_play(self._state, scratch, seed, len(self.moves)) for seed in seeds)
+        except core.CoreError as error:
+            raise SimulationError(str(error)) from None
+        self._elapsed += time.perf_counter() - started
+        return rows
+
+    def merge_dealt(self, rows: bytes, elapsed: float = 0.0) -> SimResult:
+        """Add dealt iterations' playouts (:meth:`play_dealt`'s bytes, in the order dealt) with the
+        stopping rule after each; ``elapsed``: the seconds they took, for the standing."""
+        size = len(self.moves) * core.PLAYOUT_SIZE
+        if len(rows) % size:
+            raise SimulationError(f"playouts of {len(rows)} bytes: not whole iterations of {size}")
+        try:
+            core.sim_merge(self._state, [rows[i : i + size] for i in range(0, len(rows), size)])
+        except core.CoreError as error:
+            raise SimulationError(str(error)) from None
+        self._elapsed += elapsed
+        return self.result()
+
     def batches(
         self, iterations: int = DEFAULT_ITERATIONS, time_limit: float | None = None, batch: int | None = None
     ) -> Iterator[SimResult]:

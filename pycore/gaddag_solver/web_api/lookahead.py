@@ -8,6 +8,8 @@ stops a search by sending no more steps.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -164,7 +166,46 @@ def simulate(request: dict[str, Any]) -> dict[str, Any]:
         result = _last(simulation.batches(limit, seconds)) or simulation.result()
         return {**_standing(result), "done": result.reason in ("decided", "iterations")}
 
+    if request.get("action") in SHARED_ACTIONS:
+        try:
+            return _shared(request, _session(request, Simulation))
+        except ApiError as exc:
+            return _error(exc.message, exc.field)
     return _stepped(request, Simulation, start, step)
+
+
+# A simulation shared among Web Workers (docs/simulation.md, "Several threads"): each worker starts
+# the same simulation; one deals the iterations, every worker plays its share, and the dealer merges
+# them in order: the standing of one worker alone.
+SHARED_ACTIONS = ("deal", "play", "merge")
+MAX_DEALT = 100_000
+
+
+def _shared(request: dict[str, Any], simulation: Simulation) -> dict[str, Any]:
+    """``deal`` (``iterations``: the seeds, as decimal strings, and the candidates dropped),
+    ``play`` (``seeds``, ``dropped``: the playouts, base64) or ``merge`` (``rows``: the workers'
+    playouts in the order dealt, ``ms`` the time the round took: the standing, as a step's)."""
+    action = request["action"]
+    try:
+        if action == "deal":
+            iterations = _whole(request, "iterations")
+            if not 1 <= iterations <= MAX_DEALT:
+                raise ApiError(f"iterations must be from 1 to {MAX_DEALT}, not {iterations}", "request")
+            seeds, dropped = simulation.deal(iterations)
+            return {"seeds": [str(seed) for seed in seeds], "dropped": dropped}
+        if action == "play":
+            seeds = [int(seed) for seed in request.get("seeds", [])]
+            dropped = [int(index) for index in request.get("dropped", [])]
+            if any(not 0 <= seed < 2**64 for seed in seeds):
+                raise ApiError("a seed must be a whole number from 0 to 2**64 - 1", "request")
+            return {"rows": base64.b64encode(simulation.play_dealt(seeds, dropped)).decode("ascii")}
+        rows = b"".join(base64.b64decode(part, validate=True) for part in request.get("rows", []))
+        result = simulation.merge_dealt(rows, float(request.get("ms", 0)) / 1000)
+        limit = _whole(request, "iterations") or DEFAULT_ITERATIONS
+        done = result.decided or result.iterations >= limit
+        return {"session": request["session"], **_standing(result), "done": done}
+    except (SimulationError, TypeError, ValueError, binascii.Error) as exc:
+        raise ApiError(str(exc), "request") from None
 
 
 def endgame(request: dict[str, Any]) -> dict[str, Any]:
