@@ -373,6 +373,16 @@ static void simulate_on(const gd_lexicon *lex, const gd_rules *rules, const gd_g
                   out[i].win_squares <= out[i].wins + 1e-9,
               "ranked candidate %u: %g wins, %g squares in %llu", i, out[i].wins, out[i].win_squares,
               (unsigned long long)out[i].iterations);
+    /* a helper's state: the dealer's dropped candidate is skipped when it plays */
+    CHECK(gd_sim_start(sim, lex, rules, game, best, n, &so, &err) == GD_OK, "helper start: %s", err.message);
+    CHECK(gd_sim_drop(sim, 0, &err) == GD_OK && gd_sim_drop(sim, 0, &err) == GD_OK, "drop: %s", err.message);
+    CHECK(gd_sim_drop(sim, n, &err) == GD_ERR_ARGUMENT, "a candidate out of range is refused");
+    void *helper_scratch = malloc(gd_sim_scratch_size());
+    gd_sim_playout played[3];
+    CHECK(gd_sim_play(sim, helper_scratch, 77, played, &err) == GD_OK, "helper play: %s", err.message);
+    /* with one candidate it stays live: the last one is never dropped */
+    CHECK(n < 2 ? played[0].played : !played[0].played && played[1].played, "the dropped candidate was played");
+    free(helper_scratch);
     ranked.win_tiles = tiles - 1;
     CHECK(gd_sim_start(sim, lex, rules, game, best, n, &ranked, &err) == GD_ERR_ARGUMENT,
           "a win model shorter than the set is refused");
