@@ -108,6 +108,48 @@ def test_simulate_on_two_workers_gives_the_standing_of_one(page: Page, lexicon: 
     assert not page.errors, page.errors
 
 
+def test_the_opponent_s_last_move_says_what_they_kept(page: Page, lexicon: Lexicon) -> None:
+    """Written under the unseen tiles, the opponent's last move shows what they likely kept (the
+    native inference's likeliest leaves), and Simulate draws their rack from it."""
+    from gaddag_solver.formats.cgp import parse_cgp
+    from gaddag_solver.game.best import INFER_RACKS
+    from gaddag_solver.game.infer import infer_written
+
+    board = parse_cgp("15/15/15/15/15/15/15/4FOXY7/15/15/15/15/15/15/15 DGLNOPU/ 40/0 0", ENGLISH).board
+    rack = "DGLNOPU"
+    show(page, board.to_rows(), rack)
+    page.page.fill("#last-move", "8E FOXY")
+    page.page.wait_for_selector("#likely:not([hidden])", timeout=60_000)
+    table = Leaves.load(LEXICON, ENGLISH)
+    game = Game.from_board(board, rack, lexicon)
+    native = infer_written(game, "8E FOXY", leaves=table, max_racks=INFER_RACKS, seed=0)
+    shown = page.page.text_content("#likely-leaves")
+    for leave in native.leaves[:5]:
+        assert f"{leave.tiles or 'nothing'} {100 * leave.probability:.0f}%" in shown, shown
+    assert "Simulate draws their rack from this" in page.page.text_content("#likely-how")
+    # a move that is not on the board says why
+    page.page.fill("#last-move", "8A QUIZ")
+    page.page.wait_for_selector("#likely-error:not([hidden])", timeout=60_000)
+    assert page.page.is_hidden("#likely")
+    # Simulate with the inference: the native simulation with the same inference (seed 1)
+    page.page.fill("#last-move", "8E FOXY")
+    page.page.wait_for_selector("#likely:not([hidden])", timeout=60_000)
+    page.page.fill("#sim-candidates", "4")
+    page.page.fill("#sim-confidence", "0.99")
+    page.page.click("#sim-start")
+    standing = wait_done(page, timeout=180_000)
+    inferred = infer_written(game, "8E FOXY", leaves=table, max_racks=INFER_RACKS, seed=1)
+    simulation = Simulation(game, leaves=table, candidates=4, confidence=0.99, seed=1, inference=inferred)
+    expected = simulation.run(iterations=2000)
+    assert simulation.inferred
+    assert [(c["move"], c["iterations"], c["mean"]) for c in standing["candidates"]] == [
+        (str(c.move), c.iterations, round(c.mean, 3)) for c in expected.candidates
+    ]
+    page.page.fill("#last-move", "")
+    page.page.wait_for_selector("#likely", state="hidden")
+    assert not page.errors, page.errors
+
+
 def test_endgame_shows_the_exact_line(page: Page, lexicon: Lexicon) -> None:
     game = short_endgame(lexicon, 4)
     rack = str(game.rack())

@@ -586,6 +586,7 @@ function positionChanged() {
   lookAhead?.positionChanged();
   playCheck.positionChanged();
   scheduleUnseen();
+  scheduleLikely();
   boardCheck.schedule();
   playersPanel.update();
   markStale();
@@ -647,6 +648,57 @@ function scheduleUnseen() {
       if (seq === unseenSeq) showUnseen(null, error);
     }
   }, 60);
+}
+
+// ---- what the opponent likely kept (docs/inference.md) ---------------------------------------------
+
+let likelyTimer = 0;
+let likelySeq = 0;
+
+/** Infer what the opponent kept with the last move written (soon, once per burst of typing); the
+ * answer is drawn only if nothing changed meanwhile. */
+function scheduleLikely() {
+  clearTimeout(likelyTimer);
+  const seq = ++likelySeq;
+  const text = $("last-move").value.trim();
+  if (!text) {
+    showLikely(null);
+    return;
+  }
+  likelyTimer = setTimeout(async () => {
+    if (!lexiconReady) return;
+    try {
+      const { result } = await request("infer", { ...currentRequest(), last_move: text });
+      if (seq === likelySeq) showLikely(result);
+    } catch (error) {
+      if (seq === likelySeq) showLikely(null, error);
+    }
+  }, 300);
+}
+
+function showLikely(likely, error = null) {
+  const box = $("likely");
+  const failed = $("likely-error");
+  failed.hidden = !error;
+  failed.textContent = error ? `The last move cannot be read: ${error.message}` : "";
+  box.hidden = !likely;
+  if (!likely) return;
+  if (!likely.informative) {
+    $("likely-leaves").textContent = `Nothing can be inferred from ${likely.move}: ${likely.reason}.`;
+    $("likely-holds").textContent = "";
+    $("likely-how").textContent = "";
+    return;
+  }
+  const percent = (p) => `${(100 * p).toFixed(0)}%`;
+  const leaves = likely.leaves.map((x) => `${x.tiles || "nothing"} ${percent(x.probability)}`).join(", ");
+  const holds = Object.entries(likely.holds).map(([letter, p]) => `${letter === "?" ? "a blank" : letter} ${percent(p)}`);
+  $("likely-leaves").textContent = `Likely kept: ${leaves}`;
+  $("likely-holds").textContent = holds.length
+    ? `Likely on their rack now: ${holds.join(", ")}.`
+    : "No letter is more likely than not on their rack.";
+  $("likely-how").textContent = likely.exhaustive
+    ? `From ${likely.move}: every one of ${likely.racks.toLocaleString("en")} racks they could have held valued; Simulate draws their rack from this.`
+    : `From ${likely.move}: ${likely.racks.toLocaleString("en")} of the racks they could have held sampled; Simulate draws their rack from this.`;
 }
 
 /** Draw the panel: a cell per letter (and ? for the blanks), the bag and the split. */
@@ -974,6 +1026,7 @@ const versus = new VersusPanel({
 });
 
 $("sim-workers").value = String(defaultWorkers());
+$("last-move").addEventListener("input", scheduleLikely);
 lookAhead = new LookAheadPanel({
   request,
   position: () => currentRequest(),

@@ -74,6 +74,8 @@ export class LookAheadPanel {
             plies: $("sim-plies").value === "" ? 2 : Number($("sim-plies").value),
             confidence: Number($("sim-confidence").value),
             seed: 1,
+            // what the opponent likely kept, when their last move is written and read (app.js)
+            ...(!$("likely").hidden && $("last-move").value.trim() ? { last_move: $("last-move").value.trim() } : {}),
           }
         : {};
     this.kind = kind;

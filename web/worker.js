@@ -19,6 +19,8 @@
 //             (data: the file's bytes, an ArrayBuffer, decoded as the file says; else gcg, text):
 //             every turn's board, scores, rack, move made, best move and equity lost, the
 //             file's warnings with their lines, and the game written back as GCG (web_api.review_gcg)
+//   infer     {lexicon, rules, board, rack, leaves, last_move}   what the opponent likely kept with
+//             their last move (web_api.infer); simulate's start takes last_move too
 //   versus    {action, ...}   a game against the computer held here (web_api.versus): "new" names
 //             lexicon, rules, leaves, level, sim_ms, seed, human and the moves to replay; then
 //             play, exchange, pass, computer, undo, hint, state, gcg
@@ -231,7 +233,7 @@ async function handle(message) {
     answer.result.began_at = beganAt;
     return answer;
   }
-  if (type === "simulate" || type === "endgame" || type === "preendgame" || type === "versus") {
+  if (type === "simulate" || type === "endgame" || type === "preendgame" || type === "versus" || type === "infer") {
     // a start names the position's lexicon and table; a step or stop only its session
     if (message.lexicon) await loadLexicon(message.lexicon, message.rules);
     if (message.leaves) await loadLeaves(message.leaves, message.rules);

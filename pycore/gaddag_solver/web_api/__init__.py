@@ -72,7 +72,7 @@ from .loaded import (
     loaded_lexicons,
     rules_data,
 )
-from .lookahead import endgame, preendgame, simulate
+from .lookahead import endgame, infer, preendgame, simulate
 from .moves import RECORD_LAYOUT, RECORD_SIZE, exchanges_asked, judge_play, move_dict, solve
 from .own import Progress, add_lexicon, build_lexicon, check_rules, forget_lexicon, rules_json, set_rules
 from .position import check_board, format_cgp, parse_cgp, unseen_tiles
@@ -97,6 +97,7 @@ __all__ = [
     "export_gcg",
     "forget_lexicon",
     "format_cgp",
+    "infer",
     "get_rules",
     "judge_play",
     "leaves_info",
@@ -122,6 +123,7 @@ __all__ = [
 
 _HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "simulate": simulate,
+    "infer": infer,
     "endgame": endgame,
     "preendgame": preendgame,
     "solve": solve,
@@ -146,8 +148,8 @@ def call(
 ) -> tuple[str, bytes | None]:
     """Run one request for the worker: ``kind`` (``load_lexicon``, ``load_leaves``, ``solve``,
     ``unseen``, ``parse_cgp``, ``format_cgp``, ``review_gcg``, ``export_gcg``, ``bench``,
-    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``endgame``, ``preendgame``, ``versus``,
-    ``build_lexicon``, ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``,
+    ``check_board``, ``word_tools``, ``judge``, ``simulate``, ``infer``, ``endgame``, ``preendgame``,
+    ``versus``, ``build_lexicon``, ``add_lexicon``, ``forget_lexicon``, ``rules_json``, ``check_rules``,
     ``set_rules``), the request as JSON, and for the loads, the builds (and a ``review_gcg`` of a
     file) the file's bytes; ``progress`` hears a build's steps. Returns the answer as JSON and,
     for a records solve or a build, the bytes (``None`` otherwise)."""

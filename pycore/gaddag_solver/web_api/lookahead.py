@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..formats.leaves import Leaves
+from ..game.best import INFER_RACKS
 from ..game.endgame import EndgameError, EndgameSearch
+from ..game.infer import Inference, InferenceError, infer_written
 from ..game.play import Game, GameError
 from ..game.preendgame import PreendgameError, PreendgameSearch
 from ..game.simulate import (
@@ -150,12 +152,14 @@ def simulate(request: dict[str, Any]) -> dict[str, Any]:
     def start(request: dict[str, Any]) -> dict[str, Any]:
         game, _rules, table = _look_ahead_game(request)
         plies = request.get("plies")
+        seed = _whole(request, "seed") or 0
+        inference = _inference(request, game, table, seed) if request.get("last_move") else None
         try:
             simulation = Simulation(
                 game, leaves=table, candidates=_whole(request, "candidates") or DEFAULT_CANDIDATES,
                 plies=DEFAULT_PLIES if plies is None else _whole(request, "plies"),
                 confidence=float(request.get("confidence", DEFAULT_CONFIDENCE)),
-                seed=_whole(request, "seed") or 0,
+                seed=seed, inference=inference,
             )  # fmt: skip
         except (SimulationError, TypeError, ValueError) as exc:
             raise ApiError(str(exc), "request") from None
@@ -172,6 +176,41 @@ def simulate(request: dict[str, Any]) -> dict[str, Any]:
         except ApiError as exc:
             return _error(exc.message, exc.field)
     return _stepped(request, Simulation, start, step)
+
+
+INFER_LEAVES = 5  # the likeliest leaves an inference answers
+
+
+def _inference(request: dict[str, Any], game: Game, table: Leaves | None, seed: int) -> Inference:
+    """What the opponent kept with ``last_move`` (written as the command line takes it: 8D W(O)RD,
+    exch 3, pass), the move that made the board."""
+    text = request.get("last_move")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError("write the opponent's last move: 8D W(O)RD, exch 3 or pass", "last_move")
+    try:
+        return infer_written(game, text.strip(), leaves=table, max_racks=INFER_RACKS, seed=seed)
+    except (InferenceError, GameError, ValueError) as exc:
+        raise ApiError(str(exc), "last_move") from None
+
+
+def infer(request: dict[str, Any]) -> dict[str, Any]:
+    """The position as for :func:`solve` and ``last_move``: what the opponent likely kept with it
+    (docs/inference.md): the likeliest leaves with their probabilities, the letters more likely
+    than not on their rack, whether every rack they could have held was valued, and how many."""
+    try:
+        game, _rules, table = _look_ahead_game(request)
+        inference = _inference(request, game, table, _whole(request, "seed") or 0)
+    except ApiError as exc:
+        return _error(exc.message, exc.field)
+    return {
+        "move": str(inference.move),
+        "informative": inference.informative,
+        "reason": inference.reason,
+        "leaves": [x.to_dict() for x in inference.leaves[:INFER_LEAVES]],
+        "holds": {letter: round(p, 4) for letter, p in inference.holds.items() if p >= 0.5},
+        "exhaustive": inference.exhaustive,
+        "racks": inference.racks,
+    }
 
 
 # A simulation shared among Web Workers (docs/simulation.md, "Several threads"): each worker starts
