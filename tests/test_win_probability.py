@@ -181,7 +181,7 @@ def test_ranking_by_wins(sowpods: Lexicon, leaves: Leaves) -> None:
     assert [(str(c.move), c.win_rate, c.mean, c.dropped) for c in two.candidates] == [
         (str(c.move), c.win_rate, c.mean, c.dropped) for c in one.candidates
     ]
-    assert Simulation(game, leaves=leaves, candidates=3).ranked_by == "win"  # 20 or fewer unplayed
+    assert Simulation(game, leaves=leaves, candidates=3).ranked_by == "win"  # 40 or fewer unplayed
     early = Game.new(sowpods, seed=21)
     early.play(early.best_move("equity", leaves))
     assert Simulation(early, leaves=leaves, candidates=3).ranked_by == "equity"

@@ -132,7 +132,7 @@ def add_parser(sub: Any) -> None:
         choices=("auto", "equity", "win"),
         default="auto",
         help="rank candidates by their mean value (equity), by their estimated win %% (win), or auto: "
-        "by win %% once 20 or fewer tiles are unplayed, when the ruleset has a fitted win probability "
+        "by win %% once 40 or fewer tiles are unplayed, when the ruleset has a fitted win probability "
         "(default auto)",
     )
     p.set_defaults(run=cmd_sim)

@@ -36,7 +36,7 @@ CONFIDENCE = 0.95
 MIN_ITERATIONS = 16
 # Playouts a second of the simulation's budget: what one core of the machine the budget was set on
 # plays at these settings (bench/simulate.py speed), so that a turn takes about its time here
-PLAYOUTS_PER_SECOND = 8000
+PLAYOUTS_PER_SECOND = 7000
 BATCH = 8  # iterations between checks of the budget: fixed, so the stopping point is too
 INFER_RACKS = 1000  # racks valued to infer what the opponent kept: a sample beyond it (about 0.05 s)
 MAX_ITERATIONS = 1_000_000

@@ -40,7 +40,7 @@ DEFAULT_ITERATIONS = 2000
 DEFAULT_SPREAD_SIGMA = 6.5
 # Ranking by the estimated wins rather than the value from this many tiles unplayed down
 # (docs/win-probability.md says why this many); "auto" picks by it.
-WIN_RANK_TILES = 20
+WIN_RANK_TILES = 40
 RANK_BY = ("auto", "equity", "win")
 MAX_CANDIDATES = 64
 MAX_PLIES = 16
