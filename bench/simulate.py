@@ -206,6 +206,7 @@ def page(args: argparse.Namespace) -> None:
                     tab.click("#lookahead-stop")
                 tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
                 standings.append((workers, tab.evaluate("window.gaddag.lookAhead()")))
+                print(f"{workers} worker(s): {tab.text_content('#lookahead-status')}", file=sys.stderr)
         finally:
             browser.close()
     iterations = standings[0][1]["iterations"]

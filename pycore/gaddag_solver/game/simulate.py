@@ -280,12 +280,10 @@ class Simulation:
             for index in dropped:
                 core.sim_drop(self._state, index)
             scratch = self._scratches[0] if self._scratches else core.SimScratch()
-            started = time.perf_counter()
-            rows = b"".join(core.sim_play(self._state, scratch, seed, len(self.moves)) for seed in seeds)
+            # not added to the elapsed time: the dealer adds each round's, shares played at once
+            return b"".join(core.sim_play(self._state, scratch, seed, len(self.moves)) for seed in seeds)
         except core.CoreError as error:
             raise SimulationError(str(error)) from None
-        self._elapsed += time.perf_counter() - started
-        return rows
 
     def merge_dealt(self, rows: bytes, elapsed: float = 0.0) -> SimResult:
         """Add dealt iterations' playouts (:meth:`play_dealt`'s bytes, in the order dealt) with the
