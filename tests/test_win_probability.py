@@ -139,7 +139,18 @@ def test_bad_files_are_refused_with_the_field(tmp_path) -> None:  # type: ignore
     path.write_text(model.to_json())
     with pytest.raises(WinProbabilityError, match="made for 'english'"):
         WinProbability.load(path, Rules.load("polish"))
-    assert WinProbability.for_rules(Rules.load("polish")) is None  # none shipped: the formula
+    assert WinProbability.for_rules(Rules.load("super")) is None  # none shipped: the formula
+
+
+@pytest.mark.parametrize("name", ["english", "polish", "russian", "erudit"])
+def test_every_shipped_model_fits_its_ruleset(name: str) -> None:
+    """Each shipped model loads for its ruleset, is stamped with it, and says how it was made."""
+    rules = Rules.load(name)
+    model = WinProbability.for_rules(rules)
+    assert model is not None and model.rules == name and model.tiles == rules.tile_total
+    assert model.about["command"].startswith("gaddag-solver fit-win-probability")
+    check = model.about["check"]["all"]
+    assert check["log_loss"] < check["formula_log_loss"]
 
 
 def test_the_simulation_estimates_wins_with_the_model(sowpods: Lexicon, leaves: Leaves) -> None:
