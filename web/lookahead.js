@@ -122,15 +122,14 @@ export class LookAheadPanel {
     const main = (payload) => this.hooks.request("simulate", payload).then((answer) => answer.result);
     const started = await main({ ...request, action: "start" });
     this.session = started.session;
-    const helpers = [];
-    for (const helper of this.hooks.helpers.take(workers - 1)) {
-      try {
-        const answer = await helper.request("simulate", { ...request, action: "start" });
-        helpers.push({ helper, session: answer.result.session });
-      } catch {
-        // a helper that cannot start is left out: the others share the work
-      }
-    }
+    // the helpers start together (each boots its own Python the first time); one that cannot
+    // start is left out, and the others share the work
+    const taken = this.hooks.helpers.take(workers - 1);
+    const booted = await Promise.allSettled(taken.map((helper) => helper.request("simulate", { ...request, action: "start" })));
+    const helpers = taken
+      .map((helper, j) => ({ helper, answer: booted[j] }))
+      .filter(({ answer }) => answer.status === "fulfilled")
+      .map(({ helper, answer }) => ({ helper, session: answer.value.result.session }));
     this.workers = 1 + helpers.length;
     this.helperSessions = helpers;
     let round = 4 * this.workers;

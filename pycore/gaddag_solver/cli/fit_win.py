@@ -6,6 +6,7 @@ import argparse
 import os
 import shlex
 import sys
+from dataclasses import replace
 from typing import Any
 
 from ..file_io import check_output
@@ -60,7 +61,7 @@ def cmd_fit_win(args: argparse.Namespace) -> int:
         "positions": tallies["fit"].positions,
     }
     try:
-        report = win_fit.fit_model(tallies["fit"], rules, {k: v for k, v in about.items() if v is not None})
+        report = win_fit.fit_model(tallies["fit"], rules)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -78,7 +79,7 @@ def cmd_fit_win(args: argparse.Namespace) -> int:
     )  # fmt: skip
     if args.check_games:
         check = tallies["check"]
-        fitted = lambda spread, t: model.probability(spread, t)  # noqa: E731
+        fitted = model.probability
         summary = {}
         print(
             f"\nprediction on {check.positions:,} positions of {args.check_games:,} other games "
@@ -117,9 +118,7 @@ def cmd_fit_win(args: argparse.Namespace) -> int:
             ("predicted", "positions", "mean predicted", "observed", "formula's positions", "observed"), table
         )
         about.update(check_games=args.check_games, check_seed=args.check_seed, check=summary)
-        model = type(model)(model.rules, model.tiles, model.rack_size, model.mean, model.sigma,
-                            {k: v for k, v in about.items() if v is not None})  # fmt: skip
-    model.save(args.output)
+    replace(model, about={k: v for k, v in about.items() if v is not None}).save(args.output)
     print(f"\nwrote {args.output}")
     return 0
 

@@ -196,7 +196,7 @@ class FitReport:
     fitted: tuple[bool, ...]  # t fitted on its own (else interpolated)
 
 
-def fit_model(tallies: Tallies, rules: Rules, about: dict[str, object] | None = None) -> FitReport:
+def fit_model(tallies: Tallies, rules: Rules) -> FitReport:
     """The model of ``rules`` fitted to ``tallies``."""
     tiles = rules.tile_total
     bins = _bins(tallies)
@@ -217,9 +217,7 @@ def fit_model(tallies: Tallies, rules: Rules, about: dict[str, object] | None = 
         )
     full_mean, full_sigma = _fill(mean), _fill(sigma)
     full_mean[0], full_sigma[0] = 0.0, 0.0  # the game is over: the spread decides
-    model = WinProbability(
-        rules.name, tiles, rules.rack_size, tuple(full_mean), tuple(full_sigma), dict(about or {})
-    )
+    model = WinProbability(rules.name, tiles, rules.rack_size, tuple(full_mean), tuple(full_sigma))
     return FitReport(model, tuple(counts), fitted)
 
 
