@@ -197,6 +197,16 @@ def test_equity_alone_uses_the_lexicons_trained_table(
     # enable shares twl06's table; a lexicon of another name has none
     assert Leaves.for_lexicon("enable").to_bytes() == Leaves.load("twl06").to_bytes()
     assert Leaves.for_lexicon("small") is None
+    # Super Scrabble plays ENABLE with 200 tiles: twl06's 100-tile table is not its default
+    enable = tmp_path / "enable.gaddag"
+    enable.write_bytes(Path(lexicon_path).read_bytes())
+    super_board = "/".join(["21"] * 21) + " EEINRST/ 0/0 0"
+    code, out, err = run(
+        capsys, "--lexicon", str(enable), "--rules", "super", "--cgp", super_board, "--equity"
+    )
+    expected = Leaves.for_lexicon("enable", Rules.load("super"))
+    named = "none" if expected is None else Path(expected.source).stem
+    assert code == 0 and f"(leaves: {named})" in out.replace("every leave 0", "none"), out + err
 
 
 def test_the_empty_bag_rule(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from gaddag_solver import _core_api as core
 from gaddag_solver.cli import main
-from gaddag_solver.formats.leaves import Leaves, LeavesError, resolve_leaves
+from gaddag_solver.formats.leaves import Leaves, LeavesError, default_leaves, resolve_leaves
 from gaddag_solver.rules import Rules
 
 ENGLISH = Rules.load("english")
@@ -172,6 +172,26 @@ def test_resolve_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(Leaves.load("mine", TINY)) == len(tiny_table())
     with pytest.raises(LeavesError, match="no leave table 'nothing'"):
         resolve_leaves("nothing")
+
+
+def test_default_table_by_lexicon_and_ruleset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table made for the lexicon and ruleset (LEXICON-RULES) first, the lexicon's own only
+    when its stamp is that ruleset's, and none rather than a table of another tile set."""
+    wwf, super_rules = Rules.load("wwf"), Rules.load("super")
+    Leaves.zero(ENGLISH).save(tmp_path / "mylex.leaves")
+    Leaves.zero(wwf).save(tmp_path / "mylex-wwf.leaves")
+    monkeypatch.setenv("GADDAG_SOLVER_LEXICONS", str(tmp_path))
+    assert default_leaves("mylex") == "mylex"
+    assert default_leaves("MyLex", "english") == "mylex"
+    assert default_leaves("mylex", "wwf") == "mylex-wwf"
+    assert default_leaves("mylex", "super") is None
+    assert Leaves.for_lexicon("mylex", wwf).ruleset == "wwf"
+    assert Leaves.for_lexicon("mylex", super_rules) is None
+    # a shared table is found under the sharing lexicon's name too (enable plays with twl06's)
+    Leaves.zero(super_rules).save(tmp_path / "twl06-super.leaves")
+    assert default_leaves("enable", "super") in ("enable-super", "twl06-super")
+    assert Leaves.for_lexicon("enable", super_rules).ruleset == "super"
+    assert Leaves.for_lexicon("enable", ENGLISH).ruleset == "english"
 
 
 # ---- CSV ---------------------------------------------------------------------------------------------

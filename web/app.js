@@ -412,8 +412,10 @@ function fillLeavesSelect() {
 /** Until the player chooses, the lexicon's own table (lexicons.json: its trained table, or the
  * one it shares), else the first for the ruleset. */
 function defaultLeaves(tables) {
+  // A table made for this lexicon and ruleset (enable-wwf), then the lexicon's own, then any.
   const own = lexicons.find((entry) => entry.name === lexicon)?.leaves;
-  return tables.find((entry) => entry.name === own)?.name ?? tables[0]?.name;
+  const preferred = [`${lexicon}-${rules.name}`, own];
+  return preferred.map((name) => tables.find((entry) => entry.name === name)?.name).find(Boolean) ?? tables[0]?.name;
 }
 
 /** The leave table chosen (a name), or null. */

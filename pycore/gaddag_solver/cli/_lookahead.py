@@ -46,7 +46,9 @@ def _lookahead_game(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     table = None
     name = args.leaves
     if not name:
-        name = default_leaves(Path(named or rules.default_lexicon or "").name.removesuffix(".gaddag"))
+        name = default_leaves(
+            Path(named or rules.default_lexicon or "").name.removesuffix(".gaddag"), rules.name
+        )
     if name and name.lower() != NO_TABLE:
         try:
             table = Leaves.load(name, rules)

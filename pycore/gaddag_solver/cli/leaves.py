@@ -64,7 +64,7 @@ def _show_leaves(args: argparse.Namespace) -> int:
 
     try:
         rules = Rules.load(args.leaves_rules or "english")
-        name = args.table or default_leaves(rules.default_lexicon or "")
+        name = args.table or default_leaves(rules.default_lexicon or "", rules.name)
         if name is None:
             raise LeavesError(f"ruleset {rules.name!r} has no default leave table: give --leaves")
         table = Leaves.load(name, rules)

@@ -246,7 +246,7 @@ def _load_leave_table(args: argparse.Namespace, rules: Rules) -> str | None:
     name = args.leaves
     if not name and args.equity:  # the lexicon's own table, when one is shipped or built
         lexicon = args.lexicon or rules.default_lexicon or ""
-        name = default_leaves(Path(lexicon).name.removesuffix(".gaddag"))
+        name = default_leaves(Path(lexicon).name.removesuffix(".gaddag"), rules.name)
     if name:
         try:
             args.leave_table = Leaves.load(name, rules)

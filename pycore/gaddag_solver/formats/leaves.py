@@ -241,11 +241,13 @@ class Leaves:
 
     @classmethod
     def for_lexicon(cls, lexicon: Any, rules: Rules | None = None) -> Leaves | None:
-        """The trained table that goes with a lexicon (a Lexicon, or its name): ``sowpods`` for
-        SOWPODS, ``twl06`` for TWL06 and ENABLE, or a table of the lexicon's name in the lexicon
-        folders; None when there is none. What ``solve --equity`` and the page use by default."""
+        """The trained table that goes with a lexicon (a Lexicon, or its name) and, when given, the
+        ruleset (:func:`default_leaves`): ``sowpods`` for SOWPODS, ``twl06`` for TWL06 and ENABLE,
+        ``enable-wwf`` for ENABLE under Words With Friends' rules, or a table of the lexicon's name
+        in the lexicon folders; None when there is none. What ``solve --equity`` and the page use
+        by default."""
         name = lexicon if isinstance(lexicon, str) else str(getattr(lexicon, "name", ""))
-        found = default_leaves(Path(name).name.removesuffix(".gaddag"))
+        found = default_leaves(Path(name).name.removesuffix(".gaddag"), None if rules is None else rules.name)
         return None if found is None else cls.load(found, rules)
 
     def to_bytes(self) -> bytes:
@@ -459,15 +461,34 @@ def _shipped(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def default_leaves(lexicon: str) -> str | None:
+def default_leaves(lexicon: str, rules: str | None = None) -> str | None:
     """The name of the leave table that goes with a lexicon (by its name), if one can be found:
-    its own, or the one it shares (enable plays with twl06's)."""
-    name = SHARED_TABLES.get(lexicon.lower(), lexicon.lower())
+    its own, or the one it shares (enable plays with twl06's). With a ruleset's name, a table
+    made for that lexicon and ruleset comes first (``LEXICON-RULES``, e.g. ``enable-wwf``), and a
+    table stamped with another ruleset is never the answer: Super Scrabble plays ENABLE with 200
+    tiles, and a table of the 100-tile game does not fit it."""
+    lexicon = lexicon.lower()
+    shared = SHARED_TABLES.get(lexicon, lexicon)
+    names = [shared]
+    if rules:
+        names = [f"{lexicon}-{rules.lower()}", f"{shared}-{rules.lower()}", shared]
+    for name in dict.fromkeys(names):
+        try:
+            path = resolve_leaves(name)
+        except LeavesError:
+            continue
+        if rules is None or _stamped_ruleset(path) in (rules, None):
+            return name
+    return None
+
+
+def _stamped_ruleset(path: Path) -> str | None:
+    """The ruleset a table file is stamped with; None when it cannot be read (its loader will
+    say why)."""
     try:
-        resolve_leaves(name)
-    except LeavesError:
+        return core.open_leaves(core.read_checked(path, "leaves")).ruleset
+    except (OSError, core.CoreFormatError):
         return None
-    return name
 
 
 def _read_text(source: str, what: str) -> str:

@@ -138,11 +138,12 @@ class PlayerSpec:
             ) from None
         return cls(kind, str(_resolve_leaves(table.strip())) if table.strip() else None, seconds)
 
-    def with_lexicon_table(self, lexicon: str | os.PathLike[str]) -> PlayerSpec:
-        """A best player without a table plays with its lexicon's (docs/leaves.md), when there is one."""
+    def with_lexicon_table(self, lexicon: str | os.PathLike[str], rules: str) -> PlayerSpec:
+        """A best player without a table plays with its lexicon's for the ruleset (docs/leaves.md),
+        when there is one."""
         if self.kind not in BEST_KINDS or self.leaves is not None:
             return self
-        name = _leaves_module().default_leaves(Path(lexicon).name.removesuffix(".gaddag"))
+        name = _leaves_module().default_leaves(Path(lexicon).name.removesuffix(".gaddag"), rules)
         return self if name is None else PlayerSpec(self.kind, str(_resolve_leaves(name)), self.seconds)
 
     @property
@@ -198,7 +199,7 @@ class Match:
         rules = portable_rules(rules)
         loaded = Rules.load(rules)
         lexicon_path = str(resolve_lexicon(lexicon).resolve())
-        players = [player.with_lexicon_table(lexicon_path) for player in players]
+        players = [player.with_lexicon_table(lexicon_path, loaded.name) for player in players]
         for player in players:
             load_table(player, loaded)  # a table that does not fit fails here, not in a worker
         return cls(lexicon_path, rules, (players[0], players[1]), float(end_seconds))
