@@ -10,6 +10,7 @@ totals and unseen tiles at every turn)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from gaddag_solver.formats.gcg import (
 )
 from gaddag_solver.formats.leaves import Leaves
 from gaddag_solver.game.replay import Replay, lexicon_for
+from gaddag_solver.lexicons import resolve_lexicon
 
 DATA = Path(__file__).resolve().parent / "data" / "gcg"
 QUACKLE = DATA / "quackle_boys_2006.gcg"
@@ -211,9 +213,11 @@ def test_club_game_round_trips(sowpods: Lexicon) -> None:
 # ---- our own games, exported and read back ------------------------------------------------------------
 
 
-def play_game(lexicon: Lexicon, seed: int, leaves: Leaves | None) -> tuple[Game, list[dict]]:
+def play_game(
+    lexicon: Lexicon, seed: int, leaves: Leaves | None, rules: Rules | None = None
+) -> tuple[Game, list[dict]]:
     """A game played by the core's equity player, with what each turn looked like before it."""
-    game = Game.new(lexicon, seed=seed)
+    game = Game.new(lexicon, rules, seed=seed)
     seen = []
     while not game.over:
         seen.append(
@@ -230,12 +234,24 @@ def play_game(lexicon: Lexicon, seed: int, leaves: Leaves | None) -> tuple[Game,
     return game, seen
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_self_played_game_exported_and_replayed(sowpods: Lexicon, seed: int) -> None:
-    leaves = Leaves.load("sowpods")
-    game, seen = play_game(sowpods, seed, leaves)
+@functools.cache
+def built_lexicon(name: str, rules: str) -> Lexicon:
+    return Lexicon.load(resolve_lexicon(name), Rules.load(rules))
+
+
+# English, and Spanish, whose CH, LL and RR tiles are written [CH] in words and racks, and whose
+# racks holding L then L (or C then H) must not read back as one LL (or CH) tile
+@pytest.mark.parametrize(
+    ("name", "rules", "seed"),
+    [("sowpods", "english", seed) for seed in (1, 2, 3)]
+    + [("spanish-words", "spanish", seed) for seed in (1, 2, 3, 4)],
+)
+def test_self_played_game_exported_and_replayed(name: str, rules: str, seed: int) -> None:
+    lexicon, ruleset = built_lexicon(name, rules), Rules.load(rules)
+    leaves = Leaves.for_lexicon(lexicon, ruleset)
+    game, seen = play_game(lexicon, seed, leaves, ruleset)
     text = game.to_gcg(("Ann Lee", "Bo"))
-    replay = Replay.from_text(text.encode("utf-8"), sowpods)
+    replay = Replay.from_text(text.encode("utf-8"), lexicon, ruleset)
     assert replay.warnings == []
     turns = [t for t in replay.turns if t.kind in (PLAY, EXCHANGE, PASS)]
     assert len(turns) == len(seen) == len(game.history)

@@ -64,7 +64,7 @@ def game_settings(n: int):
     )
 
 
-RULESETS = ("english", "super", "wwf", "polish", "russian", "erudit")
+RULESETS = ("english", "super", "wwf", "polish", "russian", "erudit", "french", "german")
 RULES = {name: Rules.load(name) for name in RULESETS}
 # Letters words are drawn from: common ones, plus the language's own (Ą Ę Ł Ż Ó; Ё, which is a
 # letter of its own in Russian Scrabble and folds to Е in Эрудит).
@@ -75,6 +75,8 @@ LETTER_POOLS = {
     "polish": "AEIOĄĘŁŻÓŹŚĆŃSZ",
     "russian": "АЕЁИОТНСЖЩЪЫЭЮЯ",
     "erudit": "АЕИОТНСЖЩЪЫЭЮЯ",
+    "french": "AEIOSTRNLDHXZQJKWY",
+    "german": "AEIOÄÖÜSTRNLDXZQY",
 }
 
 
@@ -250,7 +252,7 @@ def _ruleset_game(name: str, data) -> None:
     play_game(data, rules, words, turns)
 
 
-@pytest.mark.parametrize("name", ["english", "super", "wwf", "polish", "russian"])
+@pytest.mark.parametrize("name", ["english", "super", "wwf", "polish", "russian", "german"])
 @game_settings(120)
 @given(data=st.data())
 def test_random_games(name, data):
@@ -284,6 +286,77 @@ def test_random_games_erudit_fold(data):
     lines = board_to_lines(grid)
     written_with_yo = [line.replace("Е", "Ё").replace("е", "ё") for line in lines]
     assert Board.from_rows(written_with_yo, rules) == Board.from_rows(lines, rules)
+
+
+# ---- Spanish: tiles of two letters -------------------------------------------------------------
+
+# The Spanish ruleset's twin with each two-letter tile written as one character of its own: the
+# same tiles, values, counts and board, so the oracle (which reads a letter per character) can
+# check it, and Spanish itself must give the same plays, tile for tile, with CH, LL and RR.
+DIGRAPH_TWIN = {"CH": "Ç", "LL": "Ł", "RR": "Ř"}
+SPANISH = Rules.load("spanish")
+SPANISH_TWIN = Rules.from_dict(
+    {
+        **SPANISH.to_dict(),
+        "name": "spanish-twin",
+        "letters": [
+            [DIGRAPH_TWIN.get(letter, letter), value, count]
+            for letter, value, count in SPANISH.to_dict()["letters"]
+        ],
+        "default_lexicon": None,
+    }
+)
+
+
+def _as_spanish(text: str) -> str:
+    """A twin's board row, rack or word in Spanish's spelling: [CH] for Ç, [ch] for a blank ç."""
+    out = []
+    for char in text:
+        digraph = next((d for d, twin in DIGRAPH_TWIN.items() if twin == char.upper()), None)
+        out.append(char if digraph is None else f"[{digraph if char.isupper() else digraph.lower()}]")
+    return "".join(out)
+
+
+@game_settings(120)
+@given(data=st.data())
+def test_spanish_digraph_tiles_play_as_single_tiles_do(data):
+    """Build, generate and score with CH, LL and RR against the oracle (through the twin): every
+    position of a random game, both solvers, the same plays and scores; each Spanish play spells
+    its word with the digraph tiles, and a blank may stand for one (written [ch]). No single L or
+    R is drawn: a word spelled L, LL would read as LL, L, which real Spanish never writes."""
+    twin = SPANISH_TWIN
+    letters = data.draw(
+        st.lists(st.sampled_from("AEOSÇŁŘCN"), min_size=3, max_size=6, unique=True).map(
+            lambda ls: ls if any(c in ls for c in "ÇŁŘ") else [*ls, "Ç"]
+        ),
+        label="letters",
+    )
+    words = data.draw(word_lists(letters, twin.longest_line), label="words")
+    solver = Solver(make_lexicon(words, twin), twin)
+    # the word list spelled in letters, as a real one is (C then H is read as the CH tile)
+    spanish = Solver(
+        make_lexicon([_as_spanish(w).replace("[", "").replace("]", "") for w in words], SPANISH), SPANISH
+    )
+    folded = frozenset(words)
+    orules = oracle_rules(twin, {ch for w in folded for ch in w})
+    grid = empty_board(orules)
+    back = {digraph: twin_letter for digraph, twin_letter in DIGRAPH_TWIN.items()}
+    for turn in range(data.draw(st.integers(1, 6), label="turns")):
+        rack = data.draw(racks(sorted({ch for w in folded for ch in w}), sorted(folded), twin.rack_size))
+        moves = check_position(solver, grid, rack, folded, orules, top=None)
+        board = Board.from_rows([_as_spanish(line) for line in board_to_lines(grid)], SPANISH)
+        theirs = spanish.solve(board, _as_spanish(rack), warn=False)
+        assert Counter(
+            (frozenset((r, c, back.get(letter, letter), blank) for r, c, letter, blank in m.tiles), m.score)
+            for m in theirs
+        ) == Counter((frozenset(m.tiles), m.score) for m in moves)
+        spelled = {(frozenset(m.tiles), m.score): m.word for m in moves}
+        for move in theirs:
+            key = frozenset((r, c, back.get(letter, letter), blank) for r, c, letter, blank in move.tiles)
+            twin_word = spelled[(key, move.score)]
+            assert move.word == "".join(_as_spanish(char).strip("[]") for char in twin_word)
+        if moves:
+            apply(grid, moves[data.draw(st.integers(0, len(moves) - 1), label=f"play {turn}")])
 
 
 # ---- random tiny rulesets -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ text and the sources named in docs/rules.md), not numbers read back from the dat
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -15,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gaddag_solver.alphabet import BLANK_FLAG
+from gaddag_solver.alphabet import BLANK_FLAG, AlphabetError
+from gaddag_solver.rack import Rack
 from gaddag_solver.rules import Rules, RulesError, available_rules
 
-SHIPPED = ["english", "super", "wwf", "polish", "russian", "erudit"]
+SHIPPED = ["english", "super", "wwf", "polish", "russian", "erudit", "french", "german", "spanish"]
 
 # name: (rows, tiles in the bag, blanks, bingo bonus, centre doubles the word)
 PUBLISHED = {
@@ -28,6 +30,9 @@ PUBLISHED = {
     "polish": (15, 100, 2, 50, True),
     "russian": (15, 104, 2, 50, True),
     "erudit": (15, 131, 3, 15, False),
+    "french": (15, 102, 2, 50, True),
+    "german": (15, 102, 2, 50, True),
+    "spanish": (15, 100, 2, 50, True),
 }
 
 
@@ -40,6 +45,9 @@ GAME_FACTS = {
     "polish": (7, 4, 1, 1, "AĄEĘIOÓUY"),
     "russian": (7, 4, 1, 1, "АЕЁИОУЫЭЮЯ"),
     "erudit": (7, 4, 1, 1, "АЕИОУЫЭЮЯ"),
+    "french": (7, 6, 1, 1, "AEIOUY"),
+    "german": (7, 6, 1, 1, "AÄEIOÖUÜ"),
+    "spanish": (7, 6, 1, 1, "AEIOU"),
 }
 
 
@@ -191,6 +199,68 @@ def test_erudit() -> None:
     assert len(rules.alphabet) == 32 and "Ё" not in rules.alphabet.letters
     assert rules.alphabet.normalize("ЁЖ") == "ЕЖ"
     assert rules.alphabet.encode("ёлка") == rules.alphabet.encode("ЕЛКА")
+
+
+# The published distributions (Wikipedia's *Scrabble letter distributions*, as docs/rules.md
+# cites), written as they are printed: points, then the letters worth that many with their counts.
+PUBLISHED_TILES = {
+    "french": "1: E15 A9 I8 N6 O6 R6 S6 T6 U6 L5 | 2: D3 G2 | 3: B2 C2 M3 P2 | 4: F2 H2 V2 | 8: J1 Q1 "
+    "| 10: K1 W1 X1 Y1 Z1",
+    "german": "1: E15 N9 S7 I6 R6 T6 U6 A5 D4 | 2: H4 G3 L3 O3 | 3: M4 B2 W1 Z1 | 4: C2 F2 K2 P1 "
+    "| 6: Ä1 J1 Ü1 V1 | 8: Ö1 X1 | 10: Q1 Y1",
+    "spanish": "1: A12 E12 O9 I6 S6 N5 L4 R5 U5 T4 | 2: D5 G2 | 3: C4 B2 M2 P2 | 4: H2 F1 V1 Y1 "
+    "| 5: CH1 Q1 | 8: J1 LL1 Ñ1 RR1 X1 | 10: Z1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED_TILES))
+def test_tiles_match_the_published_distribution(name: str) -> None:
+    published: dict[str, tuple[int, int]] = {}
+    for group in PUBLISHED_TILES[name].split("|"):
+        points, letters = group.split(":")
+        for item in letters.split():
+            letter = item.rstrip("0123456789")
+            published[letter] = (int(points), int(item[len(letter) :]))
+    rules = Rules.load(name)
+    ours = {
+        letter: (value, count)
+        for letter, value, count in zip(rules.alphabet.letters, rules.values, rules.counts, strict=True)
+    }
+    assert ours == published
+    assert layout(rules) == layout(Rules.load("english"))
+
+
+def test_french_and_german_spelling() -> None:
+    """Accents are read as the plain letter, except German's own Ä, Ö, Ü; ß is spelled SS."""
+    french, german = Rules.load("french").alphabet, Rules.load("german").alphabet
+    assert french.encode("Noël") == french.encode("NOEL") and french.encode("çà") == french.encode("CA")
+    assert german.split(german.normalize("Straße")) == list("STRASSE")
+    assert german.split(german.normalize("Ärger")) == ["Ä", "R", "G", "E", "R"]
+    assert german.encode("ÄRGER") != german.encode("ARGER")
+    assert german.encode("Café") == german.encode("CAFE")
+
+
+def test_spanish_digraph_tiles() -> None:
+    """CH, LL and RR are one tile each, and a word is always spelled with them: C then H is CH."""
+    alphabet = Rules.load("spanish").alphabet
+    assert alphabet.split(alphabet.normalize("chorro")) == ["CH", "O", "RR", "O"]
+    assert alphabet.split(alphabet.normalize("calle")) == ["C", "A", "LL", "E"]
+    assert alphabet.split(alphabet.normalize("ñandú")) == ["Ñ", "A", "N", "D", "U"]
+    assert len(alphabet.encode("LLUVIA")) == 5
+    with pytest.raises(AlphabetError, match="'K'"):
+        alphabet.encode("kilo")  # no K or W tile in the Spanish set
+
+
+def test_spanish_racks_read_back_as_written() -> None:
+    """Every rack of up to four tiles among C, CH, H, L, LL, R, RR, A and a blank, written as text
+    and read again, is the same tiles: L, L never reads as LL, nor C, H as CH."""
+    rules = Rules.load("spanish")
+    pool = ["A", "C", "CH", "H", "L", "LL", "R", "RR", "?"]
+    for size in range(1, 5):
+        for tiles in itertools.product(pool, repeat=size):
+            ordered = sorted(tiles, key=lambda t: (t == "?", rules.alphabet.code(t) if t != "?" else 0))
+            rack = Rack(ordered, rules)
+            assert Rack(str(rack), rules).tiles == rack.tiles, str(rack)
 
 
 def test_start_square_multiplies_nothing_when_start_doubles_is_false() -> None:

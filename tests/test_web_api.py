@@ -88,9 +88,21 @@ def test_load_lexicon_reports_what_the_manifest_needs(loaded: dict) -> None:
     assert loaded["name"] == "sowpods"
     assert loaded["words"] == lexicon.stats.words == 267_751
     assert loaded["bytes"] == LEXICON_PATH.stat().st_size
-    assert loaded["rules"] == ["english", "super", "wwf"]  # the rulesets spelled with A-Z
+    assert loaded["rules"] == ["english", "super", "wwf"]  # the English rulesets spelled with A-Z
     assert loaded["ms"]["load"] >= 0
     assert "sowpods" in web_api.loaded_lexicons()
+
+
+def test_a_built_list_serves_its_own_language_and_an_own_list_every_alphabet_match() -> None:
+    """French and English are both spelled A to Z: wfrench is offered for French only, an own
+    A-to-Z list (any name we do not build) for every ruleset so spelled."""
+    from gaddag_solver import build_gaddag
+    from gaddag_solver.web_api.loaded import compatible_rules
+
+    assert compatible_rules(Lexicon.load(ROOT / "lexicons" / "wfrench.gaddag")) == ["french"]
+    data, _ = build_gaddag(["CHAT", "CAT"], Rules.load("english").alphabet, name="mine")
+    mine = Lexicon.load(data)
+    assert compatible_rules(mine) == ["english", "french", "super", "wwf"]
 
 
 class FakeUint8Array:

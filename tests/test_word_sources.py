@@ -95,6 +95,15 @@ def test_a_debian_package_is_read_in_place(tmp_path: Path) -> None:
     assert raw == words
     # the lower-case entries only: "A", "Kraków" and "PZU" are a letter's name, a city, an abbreviation
     assert lexicons._parse_words(source, raw) == ["a", "kot", "żółw"]
+    # German keeps its capitalized nouns, not its abbreviations
+    german = lexicons.SOURCES["wngerman"]
+    assert lexicons._parse_words(german, "Haus\nhaus\nABC\nACLs\ngehen\nÄrger\nx\n".encode()) == [
+        "Haus",
+        "haus",
+        "gehen",
+        "Ärger",
+        "x",
+    ]
     not_deb = tmp_path / "x.deb"
     not_deb.write_bytes(b"PK\x03\x04")
     with pytest.raises(RuntimeError, match="not a Debian package"):
@@ -182,3 +191,35 @@ def test_the_russian_lists_hold_the_nouns_the_games_allow(
     assert [word for word in allowed if word not in lexicon] == []
     assert [word for word in refused if word in lexicon] == []
     assert 60_000 < len(lexicon) < 70_000
+
+
+@pytest.mark.parametrize(
+    ("name", "allowed", "refused"),
+    [
+        ("wfrench", ["ETE", "ÉTÉ", "COEUR", "MANGEAIENT", "ZEN", "ÉCOLE"], ["PORTEMONNAIE", "AUJOURDHUI"]),
+        (
+            "wngerman",
+            ["HAUS", "STRASSE", "Straße", "ÄRGER", "GEHEN", "SCHÖN"],
+            ["ABC", "ACL", "AERGER", "SCHOEN"],
+        ),
+        ("spanish-words", ["CHORRO", "CALLE", "ÑANDÚ", "PERRO", "CANTÁBAMOS"], ["KIWI", "NANDU"]),
+    ],
+)
+def test_the_new_language_lists_spell_words_with_the_games_tiles(
+    name: str, allowed: list[str], refused: list[str]
+) -> None:
+    """French folds its accents, German keeps Ä Ö Ü and spells ß as SS, Spanish spells CH, LL and
+    RR with their own tiles (the default lexicons are built by scripts/setup_env.sh)."""
+    from gaddag_solver import Lexicon, Rules
+    from gaddag_solver.alphabet import AlphabetError
+    from gaddag_solver.lexicons import resolve_lexicon
+
+    rules = Rules.load(lexicons.SOURCES[name].rules)
+    lexicon = Lexicon.load(resolve_lexicon(name), rules)
+    assert [word for word in allowed if word not in lexicon] == []
+    for word in refused:
+        try:
+            assert word not in lexicon
+        except AlphabetError:
+            pass  # a letter the set does not have (K in Spanish) is refused outright
+    assert 250_000 < len(lexicon) < 700_000

@@ -69,6 +69,7 @@ export class BoardView {
     this.dir = "across";
     this.blankMode = false;
     this.previewTiles = null;
+    this.typedLast = null; // {r, c, letter, blank, next}: the tile typed last, for C then H → CH
     this.errorSquare = null;
     this.wordSquares = new Set(); // squares of words the lexicon does not hold
     this.lastSquares = []; // [[r, c], ...]: the tiles of the last move played, highlighted
@@ -97,6 +98,7 @@ export class BoardView {
     this.cells = cells || new Array(rules.rows * rules.cols).fill(null);
     this.sel = { r: rules.start[0], c: rules.start[1] };
     this.previewTiles = null;
+    this.typedLast = null;
     this.errorSquare = null;
     this.lastSquares = [];
     this.wordSquares = new Set();
@@ -190,7 +192,7 @@ export class BoardView {
     let description;
     if (tile) {
       const letter = document.createElement("span");
-      letter.className = "letter";
+      letter.className = [...tile.letter].length > 1 ? "letter several" : "letter";
       letter.textContent = tile.blank ? tile.letter.toLowerCase() : tile.letter;
       sq.append(letter);
       const points = this.values.get(tile.letter) ?? 0;
@@ -380,12 +382,15 @@ export class BoardView {
   }
 
   /** Type one character: a letter places a tile and moves on; typed on a tile of the board, the
-   * same letter steps over it and another goes on the next empty square. */
+   * same letter steps over it and another goes on the next empty square. A letter that, with the
+   * tile typed just before it, spells a tile of several letters makes that tile (Spanish C then H:
+   * one CH tile, as the game's words are always spelled). */
   type(char, blank) {
     if (char === " ") {
       this.toggleDirection();
       return;
     }
+    if (this.joinTyped(char)) return;
     const letter = this.normalize(char);
     if (!letter) {
       if (char.trim()) this.hooks.onMessage(notALetter(char, this.rules));
@@ -405,12 +410,31 @@ export class BoardView {
       }
       this.select(free.r, free.c);
     }
+    const placed = { r: this.sel.r, c: this.sel.c, letter, blank: Boolean(blank) };
     this.put({ letter, blank: Boolean(blank) });
     if (this.blankMode && blank) {
       this.blankMode = false; // the Blank button makes one blank, as Shift does
       this.hooks.onBlankMode?.(false);
     }
     this.step();
+    this.typedLast = { ...placed, next: { ...this.sel } };
+  }
+
+  /** The tile typed just before, if the selection has not moved since, turned into the tile its
+   * letter and `char` spell together (C, H → CH); true when that happened. */
+  joinTyped(char) {
+    const last = this.typedLast;
+    this.typedLast = null;
+    if (!last || last.next.r !== this.sel.r || last.next.c !== this.sel.c) return false;
+    const i = this.index(last.r, last.c);
+    const cell = this.cells[i];
+    const letter = this.normalize(last.letter + char);
+    if (!cell || cell.letter !== last.letter || !letter || letter === last.letter) return false;
+    this.cells[i] = { letter, blank: cell.blank };
+    this.renderSquare(i);
+    this.hooks.onChange(this.cells);
+    this.typedLast = { ...last, letter };
+    return true;
   }
 
   onKeyDown(event) {

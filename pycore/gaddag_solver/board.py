@@ -139,6 +139,21 @@ def written(letter: str) -> str:
     return letter if len(letter) == 1 else f"[{letter}]"
 
 
+def tiles_text(tiles: Iterable[str], alphabet: Alphabet) -> str:
+    """Rack tiles (``?`` a blank) as text that reads back as the same tiles. A letter of several
+    characters goes in brackets. Text without brackets is read by the longest letter first, so
+    where single letters side by side would read as one tile (Spanish L, L as LL; C, H as CH),
+    the first tile is put in brackets too: text holding a bracket is read a character at a time."""
+    tiles = list(tiles)
+    text = "".join(written(tile) for tile in tiles)
+    if "[" in text or alphabet.single_characters:
+        return text
+    letters = [tile for tile in tiles if tile != "?"]
+    if alphabet.split(alphabet.normalize("".join(letters))) == [alphabet.normalize(t) for t in letters]:
+        return text
+    return f"[{tiles[0]}]{text[len(tiles[0]) :]}"
+
+
 @functools.cache
 def _valid_codes(size: int) -> bytes:
     """Every code a square may hold for an alphabet of ``size`` letters: 0 (empty), a letter, a blank."""

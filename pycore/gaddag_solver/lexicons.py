@@ -186,6 +186,9 @@ class WordListSource:
     # A spell checker's list holds proper nouns and abbreviations (capitalized), which word
     # games do not allow: keep only the entries written all in lower case.
     lower_case_only: bool = False
+    # ... except, with this, entries capitalized on their first letter alone: German writes its
+    # nouns so, and its game allows them (abbreviations, with more capitals, stay out)
+    capitalized_too: bool = False
     affixes: str = ""  # "hunspell": the .aff file beside `member` (the .dic), see hunspell.py
 
     @property
@@ -276,6 +279,47 @@ SOURCES: dict[str, WordListSource] = {
         rules="erudit",
         licence=OPENCORPORA_LICENCE,
         note="as opencorpora; the erudit rules fold Ё to Е when the words are read",
+    ),
+    "wfrench": WordListSource(
+        name="wfrench",
+        title="French word list (every inflected form, accents read as plain letters)",
+        registry="debian",
+        package="wfrench",
+        version="1.2.7-2",
+        member="usr/share/dict/french",
+        format="lines",
+        rules="french",
+        licence="GPL-2+ (Paul Leyland; Debian's copyright file)",
+        note="346,205 entries, all in lower case; those with a hyphen or an apostrophe are skipped",
+    ),
+    "wngerman": WordListSource(
+        name="wngerman",
+        title="German word list (new spelling; nouns, and every inflected form)",
+        registry="debian",
+        package="wngerman",
+        version="20161207-11",
+        member="usr/share/dict/ngerman",
+        format="lines",
+        rules="german",
+        licence="GPL-2+ (Björn Jacke; Debian's copyright file)",
+        note=(
+            "356,010 entries; abbreviations (more than one capital) are left out, ß is spelled SS; "
+            "proper nouns are capitalized as common nouns are, so some stay in"
+        ),
+        lower_case_only=True,
+        capitalized_too=True,
+    ),
+    "spanish-words": WordListSource(
+        name="spanish-words",
+        title="Spanish word list (every inflected form; CH, LL and RR as the game's tiles)",
+        registry="npm",
+        package="an-array-of-spanish-words",
+        version="2.0.0",
+        member="package/index.json",
+        format="json",
+        rules="spanish",
+        licence="MIT (Zeke Sikelianos)",
+        note="636 k words; words with K or W (no such tiles) are skipped",
     ),
 }
 
@@ -436,8 +480,16 @@ def _parse_words(source: WordListSource, raw: bytes, affixes: bytes = b"") -> li
     else:
         raise ValueError(f"{source.name}: unknown format {source.format!r}")
     if source.lower_case_only:
-        words = [word for word in words if word == word.lower()]
+        words = [word for word in words if _allowed_case(word, source.capitalized_too)]
     return [word for word in words if word]
+
+
+def _allowed_case(word: str, capitalized_too: bool) -> bool:
+    """All in lower case, or (``capitalized_too``) a capital and then lower case: Haus, not ABC
+    or ACLs."""
+    return word == word.lower() or (
+        capitalized_too and word[1:] == word[1:].lower() and word[:1] != word[:1].lower()
+    )
 
 
 def fetch_word_list(

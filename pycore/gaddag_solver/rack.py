@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from .alphabet import AlphabetError, shown, split_keeping
-from .board import PositionError, letter_tokens, written
+from .board import PositionError, letter_tokens, tiles_text, written
 from .rules import Rules
 
 BLANK = "?"
@@ -50,7 +50,7 @@ class Rack:
         return iter(self.tiles)
 
     def __str__(self) -> str:
-        return "".join(written(tile) for tile in self.tiles)
+        return tiles_text(self.tiles, self.rules.alphabet)
 
     def __repr__(self) -> str:
         return f"Rack({str(self)!r})"

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core_api as core
 from .alphabet import BLANK_FLAG, shown
-from .board import Board, PositionError, PositionWarning, position_warnings, written
+from .board import Board, PositionError, PositionWarning, position_warnings, tiles_text, written
 from .dawg import dawg_for
 from .lexicon import Lexicon
 from .move import ACROSS, DOWN, KIND_PASS, KIND_PLAY, MOVE_RECORD, ON_BOARD_FLAG, PLAY, Move
@@ -492,7 +492,7 @@ class Solver:
                 left = leave_tiles(rack_tiles, used)
                 if left is None:  # the core used a tile the rack does not hold: never expected
                     raise core.CoreError(f"the core returned a play not made from rack {rack}: {used}")
-                leave = leaves[placed] = "".join(t if len(t) == 1 else f"[{t}]" for t in left)
+                leave = leaves[placed] = tiles_text(left, self.rules.alphabet)
             moves.append(
                 make(
                     row,

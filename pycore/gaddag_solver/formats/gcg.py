@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import _core_api as core
-from ..board import column_name
+from ..board import column_name, tiles_text, written
 from ..file_io import GCG_CAP, read_capped
 from ..limits import score_problem
 from ..rules import Rules
@@ -467,9 +467,10 @@ def nickname(name: str) -> str:
 
 
 def _tiles(codes: bytes, rules: Rules) -> str:
-    """Rack tiles (codes, 0 a blank) as text: letters in code order, then the blanks."""
+    """Rack tiles (codes, 0 a blank) as text: letters in code order, then the blanks; a tile of
+    several letters in brackets ([CH]: C then H are two tiles)."""
     letters = rules.alphabet.letters
-    return "".join(letters[c - 1] for c in codes if c) + BLANK * codes.count(0)
+    return tiles_text([letters[c - 1] for c in codes if c] + [BLANK] * codes.count(0), rules.alphabet)
 
 
 def _word(codes: bytes, rules: Rules) -> str:
@@ -480,7 +481,7 @@ def _word(codes: bytes, rules: Rules) -> str:
             out.append(".")
         else:
             letter = letters[(code & _LETTER) - 1]
-            out.append(letter.lower() if code & _BLANK_FLAG else letter)
+            out.append(written(letter.lower() if code & _BLANK_FLAG else letter))
     return "".join(out)
 
 

@@ -54,7 +54,7 @@ from ..formats.gcg import (
     word_squares,
 )
 from ..lexicon import Lexicon
-from ..lexicons import resolve_lexicon
+from ..lexicons import SOURCES, resolve_lexicon
 from ..move import ACROSS, DOWN, Move
 from ..rack import BLANK, Rack, RackError, leave_tiles
 from ..rules import Rules
@@ -63,10 +63,10 @@ from ..unseen import Unseen, unseen
 if TYPE_CHECKING:
     from .play import Game
 
-__all__ = ["Replay", "ReplayTurn", "lexicon_for", "read_play", "tiles_value"]
+__all__ = ["Replay", "ReplayTurn", "default_review_lexicon", "lexicon_for", "read_play", "tiles_value"]
 
 # the lexicons we build, as our own files' #lexicon names them (scripts/build_default_lexicons.py)
-OUR_LEXICONS = ("enable", "sowpods", "twl06", "sjp", "opencorpora", "opencorpora-erudit")
+OUR_LEXICONS = tuple(SOURCES)
 # what a file's #lexicon names, as the lexicons we build (prefixes, upper case)
 LEXICON_NAMES = (
     ("CSW", "sowpods"),
@@ -77,6 +77,12 @@ LEXICON_NAMES = (
     ("OWL", "twl06"),
     ("ENABLE", "enable"),
 )
+
+
+def default_review_lexicon(rules: Rules) -> str:
+    """The lexicon a game without ``#lexicon`` is checked with: SOWPODS for English (it holds
+    the other English lists' words), the ruleset's own list otherwise (Spanish, Polish...)."""
+    return "sowpods" if rules.name == "english" or not rules.default_lexicon else rules.default_lexicon
 
 
 def lexicon_for(
@@ -205,8 +211,9 @@ class Replay:
     ) -> Replay:
         note = None
         if not isinstance(lexicon, Lexicon):
-            name, note = lexicon_for(gcg.lexicon, None if lexicon is None else os.fspath(lexicon))
             rules = rules if rules is not None else Rules.load("english")
+            explicit = None if lexicon is None else os.fspath(lexicon)
+            name, note = lexicon_for(gcg.lexicon, explicit, default_review_lexicon(rules))
             lexicon = Lexicon.load(resolve_lexicon(name), rules)
         return cls(gcg, lexicon, rules, note)
 

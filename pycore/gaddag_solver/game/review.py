@@ -44,7 +44,7 @@ from ..rules import Rules
 from ..solver import Solver, Valuation, get_solver
 from . import parallel
 from .play import Game, GameError
-from .replay import Replay, ReplayTurn, lexicon_for, tiles_value
+from .replay import Replay, ReplayTurn, default_review_lexicon, lexicon_for, tiles_value
 from .review_end import EndSettings, TurnEnd, grade_end
 from .simulate import (
     DEFAULT_CANDIDATES,
@@ -796,7 +796,7 @@ class _Engine:
         end: EndSettings | None = None,
     ) -> GameReview:
         gcg = read_gcg(path)
-        name, note = lexicon_for(gcg.lexicon, self.spec.lexicon)
+        name, note = lexicon_for(gcg.lexicon, self.spec.lexicon, default_review_lexicon(self.rules))
         lexicon = self.lexicon(name)
         replay = Replay(gcg, lexicon, self.rules, note)
         table, table_name = self.leaves(lexicon)

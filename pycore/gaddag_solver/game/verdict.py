@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import _core_api as core
 from ..alphabet import BLANK_FLAG
-from ..board import Board, square_name
+from ..board import Board, square_name, tiles_text
 from ..formats.gcg import coordinate
 from ..lexicon import Lexicon
 from ..move import Move
@@ -204,9 +204,7 @@ def _verdict(
             )
             reasons.append(f"the rack {rack} does not hold {named}")
         else:
-            leave = "".join(
-                tile if len(tile) == 1 else f"[{tile}]" for tile in leave_tiles(rack.tiles, used) or ()
-            )
+            leave = tiles_text(leave_tiles(rack.tiles, used) or (), rules.alphabet)
     if len(used) > rules.rack_size:
         reasons.append(f"{play} places {len(used)} tiles, more than a rack of {rules.rack_size} holds")
         return Verdict(play, False, tuple(reasons), move)

@@ -9,6 +9,7 @@ from typing import Any
 from ..alphabet import AlphabetError
 from ..formats.leaves import Leaves, LeavesError
 from ..lexicon import Lexicon, LexiconFormatError
+from ..lexicons import SOURCES
 from ..rules import Rules, RulesError, available_rules
 from ..solver import LexiconMismatchError, Solver
 from ._base import ApiError, _as_bytes, _check_name, _error
@@ -53,10 +54,17 @@ def all_rules_data() -> dict[str, Any]:
 
 def compatible_rules(lexicon: Lexicon) -> list[str]:
     """The rulesets spelled with the lexicon's letters: the shipped ones (the default first),
-    then the player's own registered with :func:`set_rules`."""
+    then the player's own registered with :func:`set_rules`. A word list we build serves the
+    rulesets of its own language among them: French and English are both spelled A to Z, but
+    the French list is not offered for English Scrabble, nor the English ones for French."""
     shipped = available_rules()
     own = sorted(name for name in _rules if name not in shipped)
-    return [name for name in shipped + own if get_rules(name).alphabet.letters == lexicon.alphabet.letters]
+    spelled = [name for name in shipped + own if get_rules(name).alphabet.letters == lexicon.alphabet.letters]
+    source = SOURCES.get(lexicon.name)
+    if source is None:
+        return spelled
+    language = get_rules(source.rules).language
+    return [name for name in spelled if get_rules(name).language == language] or spelled
 
 
 def lexicon_info(name: str, lexicon: Lexicon) -> dict[str, Any]:
