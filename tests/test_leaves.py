@@ -341,3 +341,26 @@ def test_cli_import_export_info(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "bad.csv: line 2" in capsys.readouterr().err
     assert main(["leaves", "info", str(tmp_path / "in.csv")]) == 2
     assert "not a .leaves file" in capsys.readouterr().err
+
+
+def test_every_shipped_table_fits_its_ruleset_beats_greedy_and_is_found_by_default() -> None:
+    """Each table in the package loads with the ruleset it is stamped with, keeps its training log
+    and its match against greedy beside it (the same ruleset, at least 10,000 games, won with
+    95% confidence), and is what its lexicon and ruleset get by default."""
+    import json
+
+    from gaddag_solver.formats.leaves import SHIPPED_DIR
+
+    shipped = sorted(SHIPPED_DIR.glob("*.leaves"))
+    assert {"enable-super", "enable-wwf", "sjp", "sowpods", "twl06"} <= {path.stem for path in shipped}
+    for path in shipped:
+        table = Leaves.load(path)
+        rules = Rules.load(table.ruleset)
+        run = json.loads(path.with_suffix(".run.json").read_text())
+        assert run["config"]["rules"] == table.ruleset, path
+        match = json.loads(path.with_suffix(".vs-greedy.json").read_text())
+        assert match["rules"] == table.ruleset and match["games"] >= 10_000, path
+        ours = match["players"][0]
+        assert ours["name"] == f"equity:{path.stem}" and ours["win_rate"]["low"] > 0.5, (path, ours)
+        lexicon = Path(run["config"]["lexicon"]).name.removesuffix(".gaddag")
+        assert default_leaves(lexicon, rules.name) == path.stem, path

@@ -286,6 +286,8 @@ def test_page_boots_from_our_own_files_only(browser: object, server: str) -> Non
         assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "sjp"
         page.page.select_option("#rules-select", "super")
         assert page.page.locator("#board .sq").count() == 21 * 21
+        # the table trained for ENABLE under Super Scrabble's 200 tiles, not twl06's 100-tile one
+        assert page.page.input_value("#leaves-select") == "enable-super"
         assert page.page.locator("#board .col-label").all_inner_texts()[-1] == "U"
         page.page.select_option("#rules-select", "english")
         assert not page.errors, page.errors
@@ -453,6 +455,39 @@ def test_racks_with_blanks(player: Page, native: Solver) -> None:
     assert len(player.visible_rows()) < 100
 
 
+def test_spanish_tiles_of_two_letters(browser: object, server: str) -> None:
+    """Spanish: a board holding CH, LL and RR tiles, a rack typed with [RR], and the page lists
+    what the native solver does; C then H typed on the board is one CH tile, L then L one LL."""
+    spanish = Rules.load("spanish")
+    lexicon = Lexicon.load(resolve_lexicon("spanish-words"), spanish)
+    game = Game.new(lexicon, spanish, seed=5)
+    for _ in range(8):
+        game.play(game.best_move())
+    rows = game.board.to_rows()
+    assert sum(row.count("[") for row in rows) >= 2  # the position holds two-letter tiles
+    page = Page(browser, server).open()
+    try:
+        open_position(
+            page, rows, "", rules="spanish", boards={"spanish": rows}, lexicon={"spanish": "spanish-words"}
+        )
+        assert page.board_rows() == rows
+        assert page.square(7, 0).inner_text().startswith("CH")
+        rack = "AEEIO[RR]S"
+        page.set_rack(rack.lower())
+        page.solve_with_enter()
+        table = Leaves.for_lexicon("spanish-words", spanish)
+        moves = Solver(lexicon, spanish).solve(Board.from_rows(rows, spanish), rack, warn=False, leaves=table)
+        expected = [(m.coord, m.word, m.score, m.tiles_used, m.leave) for m in moves]
+        assert len(expected) > 100 and any("[RR]" in tiles for _c, _w, _s, tiles, _l in expected)
+        assert page.shown(100) == expected[:100]
+        page.click_square(0, 0, "across")
+        page.type_tiles("CHOLLO")
+        assert page.board_rows()[0].startswith("[CH]O[LL]O.")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
 def test_bad_input_is_reported_and_kept(player: Page) -> None:
     rows = player.board_rows()
     player.set_rack("AEIRSTUV")
@@ -588,12 +623,17 @@ def equity_server(table: tuple[Path, Leaves]) -> Iterator[str]:
     build_site(SITE_EQUITY, [ROOT / "lexicons", table[0]])
     manifest = json.loads((SITE_EQUITY / "lexicons.json").read_text())
     assert [(entry["name"], entry["rules"]) for entry in manifest["leaves"]] == [
-        ("opencorpora-erudit", "erudit"),  # by file name: "-" sorts before "."
+        ("enable-super", "super"),  # by file name: "-" sorts before "."
+        ("enable-wwf", "wwf"),
+        ("opencorpora-erudit", "erudit"),
         ("opencorpora", "russian"),
         ("sjp", "polish"),
         (TABLE, "english"),
         ("sowpods", "english"),
+        ("spanish-words", "spanish"),
         ("twl06", "english"),
+        ("wfrench", "french"),
+        ("wngerman", "german"),
     ]
     english = [entry for entry in manifest["lexicons"] if "english" in entry["rules"]]
     assert {entry["name"]: entry.get("leaves") for entry in english} == {

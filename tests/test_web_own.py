@@ -337,6 +337,40 @@ def test_nine_by_nine_rules_made_in_the_editor(page: Page, tmp_path: Path) -> No
     assert p.input_value("#rules-select") == "nine"
 
 
+def test_rules_with_tiles_of_two_letters_in_the_editor(page: Page) -> None:
+    """Spanish in the rules editor: CH, LL and RR are letters like any other, a new letter of two
+    (NY, as Catalan's) can be added, and the export is a valid ruleset with them."""
+    p = page.page
+    p.evaluate("document.querySelector('#rules-editor').open = true")
+    p.select_option("#re-base", "spanish")
+    p.click("#re-start")
+    p.wait_for_selector("#re-fields:not([hidden])")
+    spanish = Rules.load("spanish")
+    letters = p.eval_on_selector_all(
+        "#re-letters input[data-part='letter']", "inputs => inputs.map(i => i.value)"
+    )
+    assert letters == list(spanish.alphabet.letters)
+    ch = letters.index("CH") + 1
+    p.locator(f"#re-letters tr:nth-child({ch}) input[data-part='value']").fill("6")
+    p.fill("#re-name", "spanish-ny")
+    p.click("#re-add-letter")
+    last = p.locator("#re-letters tr:last-child")
+    last.locator("input[data-part='value']").fill("9")
+    last.locator("input[data-part='count']").fill("1")
+    last.locator("input[data-part='letter']").fill("ny")  # a letter is written in upper case: said so
+    p.wait_for_function("!document.querySelector('[data-error-for=letters]').hidden")
+    assert "write 'NY'" in p.inner_text("[data-error-for=letters]")
+    last.locator("input[data-part='letter']").fill("NY")
+    p.wait_for_function("document.querySelector('#re-status').dataset.valid === 'true'")
+    p.click("#re-export")
+    p.wait_for_function("document.querySelector('#re-json').value.includes('spanish-ny')")
+    rules = Rules.from_json(p.input_value("#re-json"), "spanish-ny.json")
+    assert rules.letter_value(rules.alphabet.code("CH")) == 6
+    assert rules.letter_value(rules.alphabet.code("NY")) == 9
+    assert rules.alphabet.split(rules.alphabet.normalize("nyoqui")) == ["NY", "O", "Q", "U", "I"]
+    assert rules.tile_total == spanish.tile_total + 1
+
+
 def test_no_script_errors(page: Page) -> None:
     """Everything above ran without an uncaught error or a console error in the page."""
     assert not page.errors, page.errors
