@@ -77,15 +77,18 @@ export function deleteOwn(store, name) {
   return run(store, "readwrite", (s) => s.delete(name));
 }
 
-/** The lexicon list the page offers: the site's lexicons, then the player's own, each listing
- * every ruleset (shipped or own) spelled with its letters. `rulesets`: name -> rules data. */
+/** The lexicon list the page offers: the site's lexicons, each with the rulesets the site lists
+ * for it and the player's own rulesets spelled with its letters; then the player's own lexicons,
+ * each listing every ruleset (shipped or own) spelled with its letters. `rulesets`: name -> rules data. */
 export function mergeLexicons(siteLexicons, ownEntries, rulesets) {
   const lettersOf = (names) => rulesets.get(names.find((name) => rulesets.has(name)))?.letters;
   const fitting = (letters) =>
     letters ? [...rulesets.values()].filter((r) => r.letters.join("\u0000") === letters.join("\u0000")).map((r) => r.name) : [];
+  // a site lexicon serves the rulesets the site lists for it (its language's) and the player's
+  // own rulesets spelled with its letters
   const site = siteLexicons.map((entry) => {
-    const letters = lettersOf(entry.rules);
-    return { ...entry, rules: [...new Set([...entry.rules, ...fitting(letters)])] };
+    const own = fitting(lettersOf(entry.rules)).filter((name) => rulesets.get(name).own);
+    return { ...entry, rules: [...new Set([...entry.rules, ...own])] };
   });
   const taken = new Set(site.map((entry) => entry.name));
   const own = ownEntries
