@@ -7,7 +7,9 @@ What goes in (every URL in the page is relative, so the folder works from any st
 
 | path | from |
 | --- | --- |
-| index.html, style.css, *.js | web/ (the page, its modules and the solver's Web Worker) |
+| index.html, style.css, *.js | web/ (the page, its modules and the solver's Web Worker); index.html with |
+| | rules.json and lexicons.json written into it and a modulepreload link for every module app.js |
+| | imports, directly or not (page_html), so the board is drawn without waiting for a fetch |
 | pyodide/ | node_modules/pyodide (`npm ci`): the five runtime files of PYODIDE_FILES |
 | wheels/gaddag_solver-*.whl | scripts/build_wasm.py (built when missing or older than its sources), with |
 | | its modules' bytecode for Pyodide's Python added (scripts/compile_wheel.mjs, under Node) |
@@ -36,6 +38,7 @@ import argparse
 import filecmp
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +59,10 @@ LEXICONS = ROOT / "lexicons"
 WASM_OUT = ROOT / "build" / "wasm"
 DEFAULT_OUT = ROOT / "build" / "site"
 SERVICE_WORKER = WEB / "sw.js"
+INDEX = WEB / "index.html"
+SITE_DATA = '<script type="application/json" id="site-data"></script>'
+PRELOADS = "<!-- modulepreload links: written by scripts/build_site.py -->"
+IMPORT_RE = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s+["']\./([\w.-]+\.js)["']""", re.MULTILINE)
 
 sys.path.insert(0, str(ROOT / "scripts"))
 try:
@@ -70,6 +77,33 @@ def service_worker(source: str, version: str) -> str:
     if marker not in source:
         raise SystemExit(f"{SERVICE_WORKER} has no line `{marker}` for the site's version")
     return source.replace(marker, f"const VERSION = {json.dumps(version)};", 1)
+
+
+def module_graph(entry: str) -> list[str]:
+    """Every module ``entry`` (a file of web/) imports, directly or through others, in the order
+    first met (static imports of ``./NAME.js`` only; dynamic ``import()`` is left to load late)."""
+    found: list[str] = []
+    pending = [entry]
+    while pending:
+        text = (WEB / pending.pop(0)).read_text(encoding="utf-8")
+        for name in IMPORT_RE.findall(text):
+            if name not in found and name != entry:
+                found.append(name)
+                pending.append(name)
+    return found
+
+
+def page_html(rules: object, lexicons: object) -> str:
+    """web/index.html with the page's data written in (no fetch before the board is drawn) and a
+    modulepreload link per module (fetched in parallel, not one import after another)."""
+    text = INDEX.read_text(encoding="utf-8")
+    for marker in (SITE_DATA, PRELOADS):
+        if text.count(marker) != 1:
+            raise SystemExit(f"{INDEX}: expected {marker!r} once")
+    data = json.dumps({"rules": rules, "lexicons": lexicons}, ensure_ascii=False, separators=(",", ":"))
+    data = data.replace("</", "<\\/")  # nothing in it may end the script element
+    links = "\n  ".join(f'<link rel="modulepreload" href="{name}">' for name in module_graph("app.js"))
+    return text.replace(SITE_DATA, SITE_DATA.replace("></", f">{data}</")).replace(PRELOADS, links)
 
 
 def log(message: str) -> None:
@@ -269,8 +303,8 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
     out.mkdir(parents=True, exist_ok=True)
     sync = Sync(out)
     for path in sorted(WEB.rglob("*")):
-        if path == SERVICE_WORKER:
-            continue  # written last, with the version of everything else
+        if path in (SERVICE_WORKER, INDEX):
+            continue  # written below: the service worker last, with the version of everything else
         if path.is_file() and not any(part.startswith(".") for part in path.relative_to(WEB).parts):
             sync.copy(path, path.relative_to(WEB).as_posix())
     for name in PYODIDE_FILES:
@@ -283,8 +317,10 @@ def build(out: Path = DEFAULT_OUT, force: bool = False, lexicon_dirs: list[Path]
         sync.copy(path, f"lexicons/{path.name}")
 
     manifest = {"lexicons": lexicon_manifest(lexicon_paths, leaves_entries), "leaves": leaves_entries}
+    rules_data = all_rules_data()
     sync.write("lexicons.json", json.dumps(manifest, indent=1) + "\n")
-    sync.write("rules.json", json.dumps(all_rules_data(), ensure_ascii=False, indent=1) + "\n")
+    sync.write("rules.json", json.dumps(rules_data, ensure_ascii=False, indent=1) + "\n")
+    sync.write("index.html", page_html(rules_data, manifest))
     shell = sorted(
         target.relative_to(out).as_posix()
         for target in sync.wanted

@@ -164,6 +164,17 @@ def test_own_word_list_built_solved_kept_downloaded_removed(page: Page, tmp_path
     assert "fromfile" not in options and "mywords" in options
 
 
+def start_editing(page: Page) -> None:
+    """Edit a copy of the base chosen, and wait until the editor holds it: the fields of an earlier
+    edit may still be on screen while the copy is asked of the worker."""
+    p = page.page
+    base = p.input_value("#re-base")
+    p.evaluate("delete document.querySelector('#rules-editor').dataset.editing")
+    p.click("#re-start")
+    p.wait_for_selector(f"#rules-editor[data-editing='{base}-own']")
+    p.wait_for_selector("#re-fields:not([hidden])")
+
+
 def test_bad_files_refused_and_nothing_lost(page: Page) -> None:
     before = kept_names(page)
     assert "mywords" in before
@@ -247,8 +258,7 @@ def test_a_resized_board_keeps_a_symmetric_layout_with_the_start_in_the_middle(p
     p = page.page
     p.click("#rules-editor summary")
     p.select_option("#re-base", "english")
-    p.click("#re-start")
-    p.wait_for_selector("#re-fields:not([hidden])")
+    start_editing(page)
     english = ["".join(row) for row in ENGLISH.premiums]
     for rows, cols in ((11, 11), (9, 13), (21, 21), (15, 15)):
         p.fill("#re-rows", str(rows))
@@ -274,8 +284,7 @@ def test_nine_by_nine_rules_made_in_the_editor(page: Page, tmp_path: Path) -> No
     p = page.page
     p.click("#rules-editor summary")
     p.select_option("#re-base", "english")
-    p.click("#re-start")
-    p.wait_for_selector("#re-fields:not([hidden])")
+    start_editing(page)
     p.fill("#re-name", "nine")
     p.fill("#re-title", "Nine")
     p.fill("#re-rows", "9")
@@ -343,8 +352,7 @@ def test_rules_with_tiles_of_two_letters_in_the_editor(page: Page) -> None:
     p = page.page
     p.evaluate("document.querySelector('#rules-editor').open = true")
     p.select_option("#re-base", "spanish")
-    p.click("#re-start")
-    p.wait_for_selector("#re-fields:not([hidden])")
+    start_editing(page)
     spanish = Rules.load("spanish")
     letters = p.eval_on_selector_all(
         "#re-letters input[data-part='letter']", "inputs => inputs.map(i => i.value)"

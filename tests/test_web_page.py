@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import sys
 import time
@@ -23,6 +24,7 @@ import pytest
 import test_web_e2e
 from build_lock import build_lock
 from gaddag_solver import Board
+from gaddag_solver.rules import available_rules
 from gaddag_solver.solver import Solver
 from static_server import static_server
 from test_web_e2e import DEFAULT_LEAVES, ENGLISH, LEXICON, Page, examples, native_moves, open_position
@@ -253,6 +255,49 @@ def test_python_that_cannot_load_says_so(browser: object, server: str) -> None:
         text = page.page.inner_text("#status-text")
         assert "Python could not be loaded" in text and "pyodide/pyodide.asm.wasm" in text
         assert page.page.locator("#load-progress").is_hidden()
+    finally:
+        page.close()
+
+
+def imported_by(module: str) -> set[str]:
+    """The modules of web/ that ``module`` imports, directly or through others (``from "./x.js"``)."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        text = (test_web_e2e.ROOT / "web" / todo.pop()).read_text(encoding="utf-8")
+        for name in re.findall(r'from "\./([a-z-]+\.js)"', text):
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return seen - {module}
+
+
+def test_the_first_frame_shows_the_board_and_the_selectors(browser: object, server: str) -> None:
+    """The page's data is written into index.html and the module that draws the board holds the
+    first paint: the first frame painted already has the board, the rulesets and the lexicons,
+    rules.json and lexicons.json are not fetched, and every module the page imports is preloaded
+    from its head (fetched together, not one import after another)."""
+    page = Page(browser, server)
+    try:
+        page.open()
+        page.page.wait_for_selector("body[data-board-ready]")
+        marks = page.page.evaluate(
+            """() => ({
+                fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+                drawn: window.gaddag.timings.interactive,
+                fetched: performance.getEntriesByType('resource')
+                    .map((e) => [new URL(e.name).pathname.split('/').pop(), e.startTime]),
+                preloaded: [...document.querySelectorAll('link[rel=modulepreload]')]
+                    .map((l) => new URL(l.href).pathname.split('/').pop()),
+            })"""
+        )
+        assert marks["fcp"] is not None and marks["drawn"] <= marks["fcp"], marks
+        started = {name: at for name, at in reversed(marks["fetched"])}  # each file's first fetch
+        assert "rules.json" not in started and "lexicons.json" not in started
+        assert sorted(marks["preloaded"]) == sorted(imported_by("app.js"))
+        assert page.page.locator("#board .sq").count() == 225
+        assert page.page.locator("#rules-select option").count() == len(available_rules())
+        assert page.page.input_value("#lexicon-select") == LEXICON
     finally:
         page.close()
 

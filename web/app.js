@@ -1344,33 +1344,63 @@ const rulesEditor = new RulesEditor({
   onRemoved: () => ownChanged({}),
 });
 
-async function init() {
-  wire();
-  let rulesDoc;
-  let lexiconDoc;
-  try {
-    [rulesDoc, lexiconDoc] = await Promise.all([getJSON("rules.json"), getJSON("lexicons.json")]);
-  } catch (error) {
-    setStatus(`The page's data could not be loaded: ${error.message}`, { failed: true });
-    return;
-  }
-  rulesets = new Map(rulesDoc.rules.map((entry) => [entry.name, entry]));
-  siteLexicons = lexiconDoc.lexicons;
-  defaultRules = rulesDoc.default;
-  await mergeOwn();
-  leaveTables = lexiconDoc.leaves || [];
+/** The site's rulesets and lexicons when the page was not built with them written in (web/ served
+ * as it is). */
+async function fetchSiteData() {
+  const [rulesDoc, lexiconDoc] = await Promise.all([getJSON("rules.json"), getJSON("lexicons.json")]);
+  return { rules: rulesDoc, lexicons: lexiconDoc };
+}
+
+/** The saved choices ask for the player's own ruleset or lexicon, which only the browser's store
+ * (IndexedDB, asynchronous) can give. */
+function savedChoiceIsOwn() {
+  if (state.rules && !rulesets.has(state.rules)) return true;
+  const name = state.lexicon?.[rulesets.has(state.rules) ? state.rules : defaultRules];
+  return Boolean(name) && !siteLexicons.some((entry) => entry.name === name);
+}
+
+function drawLists() {
   fillRulesSelect();
   ownLexicons.fillRules();
   rulesEditor.fillBases();
   ownLexicons.renderList();
+}
+
+async function init() {
+  wire();
+  let data;
+  try {
+    // written into the page by the build: no await, so the board is drawn in the module's first
+    // task, before the first frame
+    const inline = $("site-data")?.textContent.trim();
+    data = inline ? JSON.parse(inline) : await fetchSiteData();
+  } catch (error) {
+    setStatus(`The page's data could not be loaded: ${error.message}`, { failed: true });
+    return;
+  }
+  rulesets = new Map(data.rules.rules.map((entry) => [entry.name, entry]));
+  siteLexicons = data.lexicons.lexicons;
+  defaultRules = data.rules.default;
+  leaveTables = data.lexicons.leaves || [];
+  const own = mergeOwn();
+  if (savedChoiceIsOwn()) await own; // else the site's lists draw the board now, the player's own join them below
+  else lexicons = mergeLexicons(siteLexicons, [], rulesets);
+  drawLists();
   $("rack").value = state.rack || "";
   results.setFilter(state.filter || "");
-  const wanted = rulesets.has(state.rules) ? state.rules : rulesDoc.default;
+  const wanted = rulesets.has(state.rules) ? state.rules : defaultRules;
   setRules(wanted, { initial: true });
   filtersReady();
   versus.restore();
   timings.interactive = performance.now();
   document.body.dataset.boardReady = "1";
+  await own;
+  if ([...rulesets.values()].some((entry) => entry.own) || lexicons.some((entry) => entry.own)) {
+    drawLists();
+    $("rules-select").value = rules.name;
+    fillLexiconSelect();
+    if (lexicon) $("lexicon-select").value = lexicon;
+  }
 }
 
 // for the end-to-end tests and tests/web_figures.py
