@@ -286,7 +286,9 @@ def test_page_boots_from_our_own_files_only(browser: object, server: str) -> Non
         assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "sjp"
         # French and English are both spelled A to Z, but each offers the word lists of its language
         page.page.select_option("#rules-select", "french")
-        assert page.page.eval_on_selector_all("#lexicon-select option", "os => os.map(o => o.value)") == ["wfrench"]
+        assert page.page.eval_on_selector_all("#lexicon-select option", "os => os.map(o => o.value)") == [
+            "wfrench"
+        ]
         assert page.page.input_value("#leaves-select") == "wfrench"
         page.page.select_option("#rules-select", "super")
         assert page.page.locator("#board .sq").count() == 21 * 21
