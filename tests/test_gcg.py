@@ -30,7 +30,7 @@ from gaddag_solver.formats.gcg import (
     read_gcg,
 )
 from gaddag_solver.formats.leaves import Leaves
-from gaddag_solver.game.replay import Replay, lexicon_for
+from gaddag_solver.game.replay import Replay, default_review_lexicon, lexicon_for
 from gaddag_solver.lexicons import resolve_lexicon
 
 DATA = Path(__file__).resolve().parent / "data" / "gcg"
@@ -172,6 +172,16 @@ def test_club_game_lexicon_from_the_pragma() -> None:
     assert lexicon_for("NWL2020")[0] == "twl06"
     assert lexicon_for("", "enable") == ("enable", None)
     assert lexicon_for("FRA20")[0] == "sowpods"
+    # our own files name any list we build; a file without #lexicon is checked with the
+    # ruleset's own list (SOWPODS for English, which holds the other English lists' words)
+    assert lexicon_for("spanish-words") == ("spanish-words", None)
+    assert lexicon_for("wngerman") == ("wngerman", None)
+    spanish = Rules.load("spanish")
+    assert lexicon_for("", None, default_review_lexicon(spanish)) == ("spanish-words", None)
+    assert default_review_lexicon(Rules.load("english")) == "sowpods"
+    assert default_review_lexicon(Rules.load("wwf")) == "enable"
+    mine = Rules.from_dict({**spanish.to_dict(), "name": "mine", "default_lexicon": None})
+    assert default_review_lexicon(mine) == "sowpods"
 
 
 def test_encodings_and_line_ends_read_alike() -> None:
