@@ -302,8 +302,38 @@ def test_page_boots_from_our_own_files_only(browser: object, server: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("locale", "rules", "lexicon"),
+    [
+        ("fr-FR", "french", "wfrench"),
+        ("de-AT", "german", "wngerman"),
+        ("es-MX", "spanish", "spanish-words"),
+        ("ru-RU", "russian", "opencorpora"),
+        ("pl-PL", "polish", "sjp"),
+    ],
+)
+def test_a_first_visit_plays_the_scrabble_of_its_language(
+    browser: object, server: str, locale: str, rules: str, lexicon: str
+) -> None:
+    """Nothing kept in the browser: a French browser starts with French Scrabble, its word list
+    and its trained table (Russian Scrabble rather than Эрудит for Russian), and the choice is
+    kept for the next visit."""
+    page = Page(browser, server, first_visit=True, locale=locale).open()
+    try:
+        page.page.wait_for_selector("body[data-board-ready]")
+        assert page.page.input_value("#rules-select") == rules
+        assert page.page.input_value("#lexicon-select") == lexicon
+        assert page.page.input_value("#leaves-select") == lexicon
+        page.page.reload()
+        page.page.wait_for_selector("body[data-board-ready]", timeout=10_000)
+        assert page.page.input_value("#rules-select") == rules
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
     ("locale", "expected"),
-    [("en-US", "twl06"), ("en-CA", "twl06"), ("en-GB", "sowpods"), ("fr-FR", "sowpods")],
+    [("en-US", "twl06"), ("en-CA", "twl06"), ("en-GB", "sowpods"), ("nl-NL", "sowpods")],
 )
 def test_a_first_visit_gets_the_tournament_list_of_its_language_and_exchanges(
     browser: object, server: str, native: Solver, locale: str, expected: str

@@ -1351,11 +1351,28 @@ async function fetchSiteData() {
   return { rules: rulesDoc, lexicons: lexiconDoc };
 }
 
+/** The ruleset a new visitor starts with: the Scrabble of the browser's first language we have
+ * (French Scrabble for fr-FR, Spanish for es-MX; Russian Scrabble rather than Эрудит for ru),
+ * else the site's default. Once chosen, the page remembers the choice. */
+function rulesForLanguage() {
+  const shipped = [...rulesets.values()].filter((entry) => !entry.own);
+  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language || ""]) {
+    const language = tag.split("-")[0].toLowerCase();
+    const spoken = shipped.filter((entry) => entry.language === language);
+    const pick =
+      spoken.find((entry) => entry.name === defaultRules) ??
+      spoken.find((entry) => / Scrabble$/.test(entry.title) && !entry.title.startsWith("Super")) ??
+      spoken[0];
+    if (pick) return pick.name;
+  }
+  return defaultRules;
+}
+
 /** The saved choices ask for the player's own ruleset or lexicon, which only the browser's store
  * (IndexedDB, asynchronous) can give. */
 function savedChoiceIsOwn() {
   if (state.rules && !rulesets.has(state.rules)) return true;
-  const name = state.lexicon?.[rulesets.has(state.rules) ? state.rules : defaultRules];
+  const name = state.lexicon?.[rulesets.has(state.rules) ? state.rules : rulesForLanguage()];
   return Boolean(name) && !siteLexicons.some((entry) => entry.name === name);
 }
 
@@ -1388,7 +1405,7 @@ async function init() {
   drawLists();
   $("rack").value = state.rack || "";
   results.setFilter(state.filter || "");
-  const wanted = rulesets.has(state.rules) ? state.rules : defaultRules;
+  const wanted = rulesets.has(state.rules) ? state.rules : rulesForLanguage();
   setRules(wanted, { initial: true });
   filtersReady();
   versus.restore();
