@@ -321,7 +321,7 @@ def _as_spanish(text: str) -> str:
 @given(data=st.data())
 def test_spanish_digraph_tiles_play_as_single_tiles_do(data):
     """Build, generate and score with CH, LL and RR against the oracle (through the twin): every
-    position of a random game, both solvers, the same plays and scores; each Spanish play spells
+    position of a random game, both solvers (and Spanish's DAWG engine), the same plays and scores; each Spanish play spells
     its word with the digraph tiles, and a blank may stand for one (written [ch]). No single L or
     R is drawn: a word spelled L, LL would read as LL, L, which real Spanish never writes."""
     twin = SPANISH_TWIN
@@ -334,9 +334,9 @@ def test_spanish_digraph_tiles_play_as_single_tiles_do(data):
     words = data.draw(word_lists(letters, twin.longest_line), label="words")
     solver = Solver(make_lexicon(words, twin), twin)
     # the word list spelled in letters, as a real one is (C then H is read as the CH tile)
-    spanish = Solver(
-        make_lexicon([_as_spanish(w).replace("[", "").replace("]", "") for w in words], SPANISH), SPANISH
-    )
+    spelled = [_as_spanish(w).replace("[", "").replace("]", "") for w in words]
+    spanish_words = make_lexicon(spelled, SPANISH)
+    spanish, spanish_dawg = Solver(spanish_words, SPANISH), Solver(spanish_words, SPANISH, engine="dawg")
     folded = frozenset(words)
     orules = oracle_rules(twin, {ch for w in folded for ch in w})
     grid = empty_board(orules)
@@ -346,6 +346,10 @@ def test_spanish_digraph_tiles_play_as_single_tiles_do(data):
         moves = check_position(solver, grid, rack, folded, orules, top=None)
         board = Board.from_rows([_as_spanish(line) for line in board_to_lines(grid)], SPANISH)
         theirs = spanish.solve(board, _as_spanish(rack), warn=False)
+        # the DAWG engine (docs/dawg.md) gives the same plays with the two-letter tiles
+        assert Counter(
+            (frozenset(m.tiles), m.score) for m in spanish_dawg.solve(board, _as_spanish(rack), warn=False)
+        ) == Counter((frozenset(m.tiles), m.score) for m in theirs)
         assert Counter(
             (frozenset((r, c, back.get(letter, letter), blank) for r, c, letter, blank in m.tiles), m.score)
             for m in theirs
