@@ -321,9 +321,10 @@ def _as_spanish(text: str) -> str:
 @given(data=st.data())
 def test_spanish_digraph_tiles_play_as_single_tiles_do(data):
     """Build, generate and score with CH, LL and RR against the oracle (through the twin): every
-    position of a random game, both solvers (and Spanish's DAWG engine), the same plays and scores; each Spanish play spells
-    its word with the digraph tiles, and a blank may stand for one (written [ch]). No single L or
-    R is drawn: a word spelled L, LL would read as LL, L, which real Spanish never writes."""
+    position of a random game, both solvers (and Spanish's DAWG engine), the same plays and
+    scores; each Spanish play spells its word with the digraph tiles, and a blank may stand for
+    one (written [ch]). No single L or R is drawn: a word spelled L, LL would read as LL, L, which
+    real Spanish never writes."""
     twin = SPANISH_TWIN
     letters = data.draw(
         st.lists(st.sampled_from("AEOSÇŁŘCN"), min_size=3, max_size=6, unique=True).map(
