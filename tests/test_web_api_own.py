@@ -86,7 +86,7 @@ def test_build_is_the_command_lines_file(tmp_path: Path, file_name: str, data: b
         assert (result["bad_letters"], result["too_long"], result["unit"]) == (1, 1, "entry")
         assert result["bad_examples"][0][:2] == [len(WORDS) + 1, "naïve"]
         assert any("skipped 1 word(s) longer" in line for line in result["summary"])
-    assert result["rules"] == ["english", "super", "wwf"]
+    assert result["rules"] == ["english", "french", "super", "wwf"]  # an own list: every ruleset it spells
     # loaded: it solves as the Solver with the command line's file does
     solved, _ = call("solve", {"lexicon": "own", "rules": "english", "board": ROWS, "rack": "AERST?X"})
     moves = Solver(lexicon, ENGLISH).solve(Board.from_rows(ROWS, ENGLISH), "AERST?X", warn=False)
