@@ -12,7 +12,7 @@ import pytest
 from gaddag_solver import Board, Rack, Rules, Unseen, unseen
 from gaddag_solver.alphabet import BLANK_FLAG
 
-SHIPPED = ["english", "super", "wwf", "polish", "russian", "erudit"]
+SHIPPED = ["english", "super", "wwf", "polish", "russian", "erudit", "french", "german", "spanish"]
 
 
 def full_set(rules: Rules) -> list[str]:
