@@ -322,6 +322,19 @@ def test_cli_check(small_lexicon: Path) -> None:
     assert result.returncode == 1 and json.loads(result.stdout) == {"DOG": True, "TAC": False}
 
 
+def test_cli_words_read_with_their_rulesets_spelling(small_lexicon: Path) -> None:
+    """French's accents are read as the plain letter, by --rules or by the list's own ruleset,
+    though English is spelled with the same letters and folds nothing; a ruleset of other letters
+    is refused with both alphabets named."""
+    result = run_cli("check", "été", "école", "--rules", "french")
+    assert (result.returncode, result.stdout) == (0, "été\tvalid\nécole\tvalid\n"), result.stderr
+    result = run_cli("check", "été", "--lexicon", "wfrench")
+    assert (result.returncode, result.stdout) == (0, "été\tvalid\n"), result.stderr
+    assert run_cli("anagram", "ÉTÉ", "--rules", "french").stdout.split() == ["ETE", "TEE"]
+    result = run_cli("check", "CAT", "--lexicon", small_lexicon, "--rules", "polish")
+    assert result.returncode != 0 and "not the polish letters" in result.stderr
+
+
 def test_cli_anagram(small_lexicon: Path) -> None:
     result = run_cli("anagram", "TAC", "--lexicon", small_lexicon)
     assert (result.returncode, result.stdout) == (0, "ACT\nCAT\n")

@@ -9,20 +9,26 @@ import sys
 from typing import Any
 
 from ..lexicon import Lexicon, LexiconFormatError
-from ..lexicons import LexiconNotFoundError, available_lexicons, resolve_lexicon
+from ..lexicons import SOURCES, LexiconNotFoundError, available_lexicons, resolve_lexicon
 from ..rules import Rules
 from ._common import EXIT_FAILURE
 
 
 def _load(name: str | None, rules_name: str | None) -> Lexicon:
+    """The lexicon, read with the spelling of its ruleset (--rules, else the ruleset a list we build
+    is for): French's É is read as E, though English, spelled with the same letters, folds nothing."""
+    rules = Rules.load(rules_name) if rules_name else None
     if name is None:
-        rules = Rules.load(rules_name or "english")
+        rules = rules or Rules.load("english")
         if not rules.default_lexicon:
             raise LexiconNotFoundError(
                 f"ruleset {rules.name!r} has no default lexicon: give --lexicon NAME|PATH"
             )
         name = rules.default_lexicon
-    return Lexicon.load(resolve_lexicon(name))
+    path = resolve_lexicon(name)
+    if rules is None and path.stem in SOURCES:
+        rules = Rules.load(SOURCES[path.stem].rules)
+    return Lexicon.load(path, rules)
 
 
 def _print_words(words: list[str], as_json: bool) -> None:
