@@ -317,7 +317,10 @@ def test_cli_check(small_lexicon: Path) -> None:
     result = run_cli("check", "CAT", "cat", "--lexicon", small_lexicon)
     assert (result.returncode, result.stdout) == (0, "CAT\tvalid\ncat\tvalid\n")
     result = run_cli("check", "CAT", "DOGS", "C4T", "--lexicon", small_lexicon)
-    assert (result.returncode, result.stdout) == (1, "CAT\tvalid\nDOGS\tnot valid\nC4T\tnot valid\n")
+    assert (result.returncode, result.stdout) == (
+        1,
+        "CAT\tvalid\nDOGS\tnot valid\nC4T\tnot valid ('4' (position 2) is not a letter of this alphabet)\n",
+    )
     result = run_cli("check", "DOG", "TAC", "--json", "--lexicon", small_lexicon)
     assert result.returncode == 1 and json.loads(result.stdout) == {"DOG": True, "TAC": False}
 
@@ -331,6 +334,11 @@ def test_cli_words_read_with_their_rulesets_spelling(small_lexicon: Path) -> Non
     result = run_cli("check", "été", "--lexicon", "wfrench")
     assert (result.returncode, result.stdout) == (0, "été\tvalid\n"), result.stderr
     assert run_cli("anagram", "ÉTÉ", "--rules", "french").stdout.split() == ["ETE", "TEE"]
+    result = run_cli("check", "kiwi", "--rules", "spanish")  # no K tile: said why
+    assert (result.returncode, result.stdout) == (
+        1,
+        "kiwi\tnot valid ('K' (position 1) is not a letter of this alphabet)\n",
+    )
     result = run_cli("check", "CAT", "--lexicon", small_lexicon, "--rules", "polish")
     assert result.returncode != 0 and "not the polish letters" in result.stderr
 

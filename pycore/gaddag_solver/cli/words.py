@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from ..alphabet import AlphabetError
 from ..lexicon import Lexicon, LexiconFormatError
 from ..lexicons import SOURCES, LexiconNotFoundError, available_lexicons, resolve_lexicon
 from ..rules import Rules
@@ -46,8 +47,18 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(results, ensure_ascii=False))
     else:
         for word, valid in results.items():
-            print(f"{word}\t{'valid' if valid else 'not valid'}")
+            print(f"{word}\t{'valid' if valid else 'not valid' + _why_not_spelled(lexicon, word)}")
     return 0 if all(results.values()) else EXIT_FAILURE
+
+
+def _why_not_spelled(lexicon: Lexicon, word: str) -> str:
+    """ " (…)" when ``word`` cannot be spelled with the lexicon's tiles at all (Spanish has no K)."""
+    alphabet = lexicon.alphabet
+    try:
+        alphabet.split(alphabet.normalize(word))
+    except AlphabetError as error:
+        return f" ({error})"
+    return ""
 
 
 def cmd_anagram(args: argparse.Namespace) -> int:
