@@ -151,7 +151,8 @@ def tiles_text(tiles: Iterable[str], alphabet: Alphabet) -> str:
     letters = [tile for tile in tiles if tile != "?"]
     if alphabet.split(alphabet.normalize("".join(letters))) == [alphabet.normalize(t) for t in letters]:
         return text
-    return f"[{tiles[0]}]{text[len(tiles[0]) :]}"
+    first = tiles.index(letters[0])  # a letter, not a blank, goes in the brackets
+    return "".join(tiles[:first]) + f"[{tiles[first]}]" + "".join(tiles[first + 1 :])
 
 
 @functools.cache

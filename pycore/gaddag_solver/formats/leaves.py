@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import _core_api as core
 from ..alphabet import AlphabetError
+from ..board import tiles_text
 from ..file_io import LEAVES_CAP, read_capped, write_bytes, write_text
 from ..lexicons import find_named_file, lexicon_dirs
 from ..rack import BLANK, RackError, parse_tiles
@@ -128,10 +129,19 @@ def entry_keys(rules: Rules) -> tuple[str, ...]:
 
 
 def leave_text(key: str, rules: Rules) -> str:
-    """A leave key as players write it: letters in alphabet order, blanks (``?``) last."""
-    text = key.translate(_letters_table(rules))
-    blanks = text.count(BLANK)
-    return text.replace(BLANK, "") + BLANK * blanks
+    """A leave key as players write it: letters in alphabet order, blanks (``?``) last; in an
+    alphabet with tiles of several letters, written so that it reads back as the same tiles
+    (Spanish R, R, S is ``[R]RS``, RR, S is ``[RR]S``)."""
+    blanks = key.count("\0")
+    return _tiles_of_key(key.replace("\0", "") + "\0" * blanks, rules)
+
+
+def _tiles_of_key(key: str, rules: Rules) -> str:
+    """A key's tiles as text in its own order (chr(0) a blank)."""
+    if rules.alphabet.single_characters:
+        return key.translate(_letters_table(rules))
+    letters = rules.alphabet.letters
+    return tiles_text([BLANK if char == "\0" else letters[ord(char) - 1] for char in key], rules.alphabet)
 
 
 def _key_table(rules: Rules) -> dict[int, str]:
@@ -360,15 +370,14 @@ class Leaves:
         """The table as ``LEAVE,VALUE`` lines in entry order, tiles sorted blank first."""
         values = _values_array(core.leaves_values(self._opened))
         formatted = {value: _format_hundredths(value) for value in set(values)}
-        letters = _letters_table(self.rules)
         limits, max_leave = _limits(self.rules)
         keys = _entry_keys(limits, max_leave)
-        return "".join(
-            [
-                f"{key.translate(letters)},{formatted[value]}\n"
-                for key, value in zip(keys, values, strict=True)
-            ]
-        )
+        if self.rules.alphabet.single_characters:
+            letters = _letters_table(self.rules)
+            texts = [key.translate(letters) for key in keys]
+        else:  # tiles of several letters: each leave written so that it reads back (leave_text)
+            texts = [_tiles_of_key(key, self.rules) for key in keys]
+        return "".join([f"{text},{formatted[value]}\n" for text, value in zip(texts, values, strict=True)])
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`csv_text` whole or not at all (a temporary file renamed into place)."""
