@@ -34,6 +34,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
+from ..board import tiles_text
 from ..move import KIND_EXCHANGE, KIND_PASS, MOVE_RECORD, Move
 from .endgame import MAX_THREADS, endgame_lexicon
 from .play import Game
@@ -672,8 +673,8 @@ class PreendgameSearch(ThreadedRoot):
 
     def _tiles(self, counts: bytes) -> str:
         letters = self.rules.alphabet.letters
-        text = "".join(letters[c - 1] * n for c, n in enumerate(counts) if c and n)
-        return text + "?" * counts[0]
+        tiles = [letters[c - 1] for c, n in enumerate(counts) if c for _ in range(n)]
+        return tiles_text(tiles + ["?"] * counts[0], self.rules.alphabet)
 
 
 def solve_preendgame(
