@@ -285,6 +285,7 @@ def test_page_boots_from_our_own_files_only(browser: object, server: str) -> Non
         page.page.select_option("#rules-select", "polish")
         assert page.page.locator("#lexicon-select option").first.get_attribute("value") == "sjp"
         # French and English are both spelled A to Z, but each offers the word lists of its language
+        assert "[" not in page.page.inner_text("label[for=rack]")  # no such tile in Polish
         page.page.select_option("#rules-select", "french")
         assert page.page.eval_on_selector_all("#lexicon-select option", "os => os.map(o => o.value)") == [
             "wfrench"
@@ -508,6 +509,7 @@ def test_spanish_tiles_of_two_letters(browser: object, server: str) -> None:
         )
         assert page.board_rows() == rows
         assert page.square(7, 0).inner_text().startswith("CH")
+        assert "CH or [CH] for the CH tile" in page.page.inner_text("label[for=rack]")
         rack = "AEEIO[RR]S"
         page.set_rack(rack.lower())
         page.solve_with_enter()

@@ -554,6 +554,10 @@ function setRules(name, { initial = false } = {}) {
     "aria-label",
     `${rules.title} board, ${rules.rows} rows by ${rules.cols} columns`,
   );
+  // a ruleset with tiles of several letters says how to type one on the rack (CH is read as the
+  // CH tile; [C][H] would be two)
+  const several = rules.letters.find((letter) => [...letter].length > 1);
+  $("rack-several").textContent = several ? `, ${several} or [${several}] for the ${several} tile` : "";
   fillLexiconSelect();
   fillLeavesSelect();
   shown = null;
