@@ -25,6 +25,7 @@ from ..board import Board
 from ..lexicon import Lexicon
 from ..move import Move
 from .play import Game, GameError
+from .threads import start_all
 
 SLICE_NODES = 20_000  # positions per call into the core between progress reports
 MAX_THREADS = 64
@@ -310,8 +311,7 @@ class _Helpers:
             )
             for k in range(count)
         ]
-        for thread in self._threads:
-            thread.start()
+        start_all(self._threads)
 
     @property
     def nodes(self) -> int:

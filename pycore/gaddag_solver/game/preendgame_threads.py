@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import _core_api as core
 from .preendgame_model import PENDING, PreendgameResult, World, _Interrupted
+from .threads import start_all
 
 PROGRESS_SECONDS = 0.2
 
@@ -92,8 +93,7 @@ class ThreadedRoot:
             threading.Thread(target=self._help, args=(context, budget, started), daemon=True)
             for context in self._contexts[1:]
         ]
-        for helper in self._helpers:
-            helper.start()
+        start_all(self._helpers)
 
     def _help(self, context: _Context, budget: int, started: float) -> None:
         self._local.context = context

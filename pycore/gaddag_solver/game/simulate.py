@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from .. import _core_api as core
 from ..move import Move
 from .play import Game, GameError
+from .threads import start_all
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..formats.leaves import Leaves
@@ -247,8 +248,7 @@ class Simulation:
 
         helpers = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(1, len(scratches))]
         try:
-            for helper in helpers:
-                helper.start()
+            start_all(helpers)
             play(0)
         finally:
             for helper in helpers:
