@@ -1300,11 +1300,6 @@ function wireFilters() {
 
 let filtersReady = () => {}; // applies the saved filters once the rules are known
 
-async function getJSON(path) {
-  const response = await fetch(new URL(path, import.meta.url));
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-  return response.json();
-}
 
 // ---- the player's own lexicons and rulesets (own-lexicons.js, rules-editor.js) --------------------
 
@@ -1348,13 +1343,6 @@ const rulesEditor = new RulesEditor({
   onRemoved: () => ownChanged({}),
 });
 
-/** The site's rulesets and lexicons when the page was not built with them written in (web/ served
- * as it is). */
-async function fetchSiteData() {
-  const [rulesDoc, lexiconDoc] = await Promise.all([getJSON("rules.json"), getJSON("lexicons.json")]);
-  return { rules: rulesDoc, lexicons: lexiconDoc };
-}
-
 /** The ruleset a new visitor starts with: the Scrabble of the browser's first language we have
  * (French Scrabble for fr-FR, Spanish for es-MX; Russian Scrabble rather than Эрудит for ru),
  * else the site's default. Once chosen, the page remembers the choice. */
@@ -1391,10 +1379,10 @@ async function init() {
   wire();
   let data;
   try {
-    // written into the page by the build: no await, so the board is drawn in the module's first
-    // task, before the first frame
-    const inline = $("site-data")?.textContent.trim();
-    data = inline ? JSON.parse(inline) : await fetchSiteData();
+    // rules.json and lexicons.json, written into the page by scripts/build_site.py: no fetch, so
+    // the board is drawn in the module's first task, before the first frame
+    data = JSON.parse($("site-data")?.textContent.trim() || "null");
+    if (!data) throw new Error("index.html holds no site data: build the site with scripts/build_site.py");
   } catch (error) {
     setStatus(`The page's data could not be loaded: ${error.message}`, { failed: true });
     return;
@@ -1404,7 +1392,8 @@ async function init() {
   defaultRules = data.rules.default;
   leaveTables = data.lexicons.leaves || [];
   const own = mergeOwn();
-  if (savedChoiceIsOwn()) await own; // else the site's lists draw the board now, the player's own join them below
+  const ownFirst = savedChoiceIsOwn();
+  if (ownFirst) await own; // else the site's lists draw the board now, the player's own join them below
   else lexicons = mergeLexicons(siteLexicons, [], rulesets);
   drawLists();
   $("rack").value = state.rack || "";
@@ -1415,6 +1404,7 @@ async function init() {
   versus.restore();
   timings.interactive = performance.now();
   document.body.dataset.boardReady = "1";
+  if (ownFirst) return;
   await own;
   if ([...rulesets.values()].some((entry) => entry.own) || lexicons.some((entry) => entry.own)) {
     drawLists();

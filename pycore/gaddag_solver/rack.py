@@ -7,7 +7,7 @@ brackets, text is split into the alphabet's letters longest first. ``"-"`` is an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from .alphabet import AlphabetError, shown, split_keeping
 from .board import PositionError, letter_tokens, tiles_text, written
@@ -108,6 +108,13 @@ def parse_tiles(text: str | Iterable[str], rules: Rules) -> list[str]:
                 f"rack tile {bad!r} is not a letter of the {rules.title} alphabet{alphabet.script_hint(bad)}"
             ) from None
     return tiles
+
+
+def tiles_of_counts(counts: bytes | Sequence[int], letters: Sequence[str]) -> list[str]:
+    """Tiles counted by code (``counts[0]`` the blanks, ``counts[c]`` letter c of ``letters``, the
+    alphabet's letters), letters in code order, then the blanks."""
+    tiles = [letters[c - 1] for c in range(1, min(len(counts), len(letters) + 1)) for _ in range(counts[c])]
+    return tiles + [BLANK] * counts[0]
 
 
 def leave_tiles(rack: Iterable[str], used: Iterable[str]) -> list[str] | None:

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import _core_api as core
-from ..alphabet import Alphabet
 from ..board import Board, PositionError, letter_text, square_name, tiles_text
 from ..move import BLANK_FLAG, PASS, PLAY, Move
+from ..rack import tiles_of_counts
 from ..rules_core import core_rules
 from .play import Game, GameError
 
@@ -101,12 +101,6 @@ class Inference:
         }
 
 
-def _tiles_text(counts: bytes | list[int], game_letters: tuple[str, ...], alphabet: Alphabet) -> str:
-    """Tiles by code as rack text that reads back as the same tiles (Spanish R, R is [R]R)."""
-    tiles = [game_letters[c] for c in range(1, len(game_letters)) for _ in range(counts[c])]
-    return tiles_text(tiles + ["?"] * counts[0], alphabet)
-
-
 def _no_inference(move: str, tolerance: float, reason: str, rack_tiles: int, drawn: int) -> Inference:
     return Inference(move, tolerance, False, reason, [], {}, {}, 0, 0, True, 0.0, rack_tiles, drawn)
 
@@ -165,7 +159,9 @@ def infer(
     weight = summary.weight
     ranked = sorted(found, key=lambda e: (-e[1], e[0]))
     inferred = [
-        InferredLeave(_tiles_text(counts, letters, rules.alphabet), w / weight) for counts, w in ranked
+        # written so that it reads back as the same tiles (Spanish R, R is [R]R)
+        InferredLeave(tiles_text(tiles_of_counts(counts, rules.alphabet.letters), rules.alphabet), w / weight)
+        for counts, w in ranked
     ]
     after = list(unseen)  # what is unseen after the move: the tiles played are on the board
     if move.kind == PLAY:

@@ -29,7 +29,7 @@ from ..board import Board, PositionError, held_tiles
 from ..lexicon import Lexicon
 from ..limits import score_problem
 from ..move import EXCHANGE, MOVE_RECORD, PLAY, Move
-from ..rack import BLANK, Rack, RackError, parse_tiles
+from ..rack import BLANK, Rack, RackError, parse_tiles, tiles_of_counts
 from ..rules import Rules
 from ..rules_core import core_rules
 from ..solver import Solver, get_solver
@@ -314,8 +314,7 @@ class Game:
     # ---- helpers -----------------------------------------------------------------------------------
 
     def _tiles(self, counts: bytes) -> list[str]:
-        tiles = [self._letters[c - 1] for c in range(1, len(self._letters) + 1) for _ in range(counts[c])]
-        return tiles + [BLANK] * counts[0]
+        return tiles_of_counts(counts, self._letters)
 
     def _tiles_sorted(self, codes: bytes) -> list[str]:
         """Rack tiles from codes ascending (0 a blank): letters, then blanks."""

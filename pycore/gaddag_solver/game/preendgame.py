@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from .. import _core_api as core
 from ..board import tiles_text
 from ..move import KIND_EXCHANGE, KIND_PASS, MOVE_RECORD, Move
+from ..rack import tiles_of_counts
 from .endgame import MAX_THREADS, endgame_lexicon
 from .play import Game
 from .preendgame_halving import HALVING_FROM_BAG, SuccessiveHalving
@@ -672,9 +673,7 @@ class PreendgameSearch(ThreadedRoot):
         )  # fmt: skip
 
     def _tiles(self, counts: bytes) -> str:
-        letters = self.rules.alphabet.letters
-        tiles = [letters[c - 1] for c, n in enumerate(counts) if c for _ in range(n)]
-        return tiles_text(tiles + ["?"] * counts[0], self.rules.alphabet)
+        return tiles_text(tiles_of_counts(counts, self.rules.alphabet.letters), self.rules.alphabet)
 
 
 def solve_preendgame(
