@@ -366,8 +366,11 @@ def test_rules_with_tiles_of_two_letters_in_the_editor(page: Page) -> None:
     last.locator("input[data-part='value']").fill("9")
     last.locator("input[data-part='count']").fill("1")
     last.locator("input[data-part='letter']").fill("ny")  # a letter is written in upper case: said so
-    p.wait_for_function("!document.querySelector('[data-error-for=letters]').hidden")
-    assert "write 'NY'" in p.inner_text("[data-error-for=letters]")
+    # the check runs after each change: wait for the one of "ny" (the empty new row's may show first)
+    p.wait_for_function(
+        """() => { const e = document.querySelector('[data-error-for=letters]');
+                   return !e.hidden && e.textContent.includes("write 'NY'"); }"""
+    )
     last.locator("input[data-part='letter']").fill("NY")
     p.wait_for_function("document.querySelector('#re-status').dataset.valid === 'true'")
     p.click("#re-export")
