@@ -175,3 +175,35 @@ def test_a_reviewed_turn_and_a_simulation_show_beside_the_board(
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_rows_drawn_under_a_resting_pointer_wait_for_it_to_move(browser: object, server: str, native: Solver) -> None:
+    """A solve draws its rows under wherever the pointer rests; the browser then reports a
+    mouseover that the player did not make. Previewing that row on the board would show a move
+    nobody pointed at, in the very frame that should show the rows (it made that frame a third
+    longer): the preview waits until the pointer moves."""
+    rows, rack = examples()[1]
+    page = sized(browser, server, 1400, 1000)
+    try:
+        open_position(page, rows, rack)
+        page.solve_with_enter()
+        expected = native_moves(native, rows, rack)
+        third = page.page.locator(".results-scroll .row[data-pos='2'] .c-word")
+        found = third.bounding_box()
+        assert found is not None
+        x, y = found["x"] + found["width"] / 2, found["y"] + found["height"] / 2
+        page.page.mouse.move(x, y)
+        assert_preview_in_sight(page, len(expected[2][3]))
+        # solved again from the keyboard, the pointer where it was: the rows are drawn anew under it
+        before = page.page.get_attribute("#results", "data-solve-seq")
+        page.page.focus("#rack")
+        page.page.keyboard.press("Enter")
+        page.page.wait_for_function(f"document.querySelector('#results').dataset.solveSeq !== '{before}'")
+        page.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert boxes(page, "#board .sq.preview") == [[]]
+        # the pointer moves a pixel: the row under it is previewed
+        page.page.mouse.move(x + 1, y)
+        assert_preview_in_sight(page, len(expected[2][3]))
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -38,9 +38,10 @@ fresh browser context, so nothing is cached; median of --runs):
   - **finished**: the page's own end of a solve (``data-solve-seq`` on #results, set after the
     frame), the time it reports to the player.
 
-  The target, from issue 14: on screen within 2 × the generation time + 10 ms (generation:
-  ``gd_generate`` alone, timed in Python in the worker; median of the same repeats), checked for
-  both "rows in place" and "on screen". The lexicon for the solves is chosen in the page's
+  The target, from issue 26: on screen within 2 × the generation time + one display frame
+  (16.7 ms at 60 Hz, the wait no page can beat; generation: ``gd_generate`` alone, timed in
+  Python in the worker; median of the same repeats), checked for both "rows in place" and "on
+  screen". The lexicon for the solves is chosen in the page's
   selector (default sowpods, the list those examples come from).
 
 --bench-movegen: move generation alone in the browser, through the worker (the ``bench``
@@ -68,6 +69,7 @@ from static_server import static_server  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "build" / "site"
 DATA = ROOT / "tests" / "data" / "sowpods"
+FRAME_MS = 16.7  # one display frame at 60 Hz
 TARGETS = {  # issue 26, item 9: a first visit ready in 2 s, a repeat in 1.2 s, on a quiet machine
     "interactive": 500.0,
     "first_paint": 500.0,
@@ -374,7 +376,7 @@ def print_solves(solves: dict[str, Any], table: bool = True, breakdown: bool = T
     cases = ((mid, "mid-game AEIRSTU", "repeat_mid"), (blanks, "two blanks AE??RST", "repeat_blanks"))
     if table:
         for case, label, key in cases:
-            target = 2 * case["generate"] + 10
+            target = 2 * case["generate"] + FRAME_MS
             print(
                 f"| first solve, {label} ({case['count']:,} moves): rows in place / on screen / finished | "
                 f"{case['first_rows']:,.1f} / {case['first_on_screen']:,.1f} / {case['first']:,.1f} ms | | |"
@@ -388,7 +390,7 @@ def print_solves(solves: dict[str, Any], table: bool = True, breakdown: bool = T
                 value = case[what]
                 print(
                     f"| repeat solve, {label}: {name}, target 2 × generation "
-                    f"{case['generate']:.1f} ms + 10 ms | {value:,.1f} ms | ≤ {target:,.1f} ms | "
+                    f"{case['generate']:.1f} ms + a frame {FRAME_MS} ms | {value:,.1f} ms | ≤ {target:,.1f} ms | "
                     f"{'PASS' if value <= target else 'FAIL'} |"
                 )
     if breakdown:

@@ -41,6 +41,11 @@ export class ResultsView {
     this.rows = new Map(); // position in view -> row element
     this.frame = 0;
     this.hovered = -1;
+    // rows drawn under a pointer at rest get a mouseover from the browser, not from the player:
+    // they are previewed once the pointer moves (a preview in the frame that shows new rows
+    // delayed them by a third)
+    this.pointerMoved = false;
+    this.previewing = false;
     this.root.style.setProperty("--row-h", `${ROW_HEIGHT}px`);
     this.scroll.addEventListener("scroll", () => this.schedule());
     window.addEventListener("resize", () => this.schedule());
@@ -49,12 +54,18 @@ export class ResultsView {
     this.scroll.addEventListener("focusout", (event) => {
       if (!this.scroll.contains(event.relatedTarget)) this.previewAt(this.hovered >= 0 ? this.hovered : -1);
     });
-    this.scroll.addEventListener("mouseover", (event) => {
+    const hover = (event) => {
       const row = event.target.closest(".row[data-pos]");
       if (row) {
         this.hovered = Number(row.dataset.pos);
-        this.previewAt(this.hovered);
+        if (this.pointerMoved) this.previewAt(this.hovered);
       }
+    };
+    this.scroll.addEventListener("mouseover", hover);
+    this.scroll.addEventListener("mousemove", (event) => {
+      if (this.pointerMoved) return;
+      this.pointerMoved = true;
+      hover(event);
     });
     this.scroll.addEventListener("mouseleave", () => {
       this.hovered = -1;
@@ -83,6 +94,8 @@ export class ResultsView {
     this.stale = false;
     this.focusPos = 0;
     this.hovered = -1;
+    this.pointerMoved = false;
+    if (this.previewing) this.previewAt(-1); // a move of the list before
     this.scroll.scrollTop = 0;
     this.recompute(true);
     if (this.known) {
@@ -138,7 +151,7 @@ export class ResultsView {
     if (!list) {
       this.view = new Uint32Array(0);
     } else if (firstScreen && this.showsRank() && !list.hasOrder(this.sortKey, this.descending)) {
-      const wanted = Math.min(list.count, this.lastInView());
+      const wanted = Math.min(list.count, this.lastInView());  // the overscan too: found for scrolling
       this.view = new Uint32Array(list.count);
       this.view.set(list.rankTop(wanted));
       this.known = wanted;
@@ -154,7 +167,9 @@ export class ResultsView {
     this.spacer.style.height = `${this.view.length * ROW_HEIGHT}px`;
     for (const row of this.rows.values()) row.remove();
     this.rows.clear();
-    this.render();
+    // the rows in view first, for the frame that shows them; the overscan once it is drawn
+    this.render(0);
+    requestAnimationFrame(() => setTimeout(() => this.render(), 0));
   }
 
   /** The list shows the solver's order, every move. */
@@ -174,9 +189,9 @@ export class ResultsView {
   }
 
   /** Position past the last row the scroll area shows (with the overscan). */
-  lastInView() {
+  lastInView(overscan = OVERSCAN) {
     const height = this.scroll.clientHeight || 400;
-    return Math.ceil((this.scroll.scrollTop + height) / ROW_HEIGHT) + OVERSCAN;
+    return Math.ceil((this.scroll.scrollTop + height) / ROW_HEIGHT) + overscan;
   }
 
   schedule() {
@@ -189,10 +204,10 @@ export class ResultsView {
   }
 
   /** Create the rows in view (and the focused one), drop the others. */
-  render() {
+  render(overscan = OVERSCAN) {
     const total = this.view.length;
-    const first = Math.max(0, Math.floor(this.scroll.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(total, this.lastInView());
+    const first = Math.max(0, Math.floor(this.scroll.scrollTop / ROW_HEIGHT) - overscan);
+    const last = Math.min(total, this.lastInView(overscan));
     if (this.known && (last > this.known || this.focusPos >= this.known)) this.settle();
     const wanted = new Set();
     for (let k = first; k < last; k++) wanted.add(k);
@@ -280,7 +295,9 @@ export class ResultsView {
 
   previewAt(k) {
     if (k >= this.known) this.settle();
-    this.hooks.onPreview(k >= 0 && k < this.view.length ? this.view[k] : null);
+    const index = k >= 0 && k < this.view.length ? this.view[k] : null;
+    this.previewing = index !== null;
+    this.hooks.onPreview(index);
   }
 
   onFocusIn(event) {
