@@ -177,7 +177,9 @@ def test_a_reviewed_turn_and_a_simulation_show_beside_the_board(
         page.close()
 
 
-def test_rows_drawn_under_a_resting_pointer_wait_for_it_to_move(browser: object, server: str, native: Solver) -> None:
+def test_rows_drawn_under_a_resting_pointer_wait_for_it_to_move(
+    browser: object, server: str, native: Solver
+) -> None:
     """A solve draws its rows under wherever the pointer rests; the browser then reports a
     mouseover that the player did not make. Previewing that row on the board would show a move
     nobody pointed at, in the very frame that should show the rows (it made that frame a third
@@ -199,7 +201,8 @@ def test_rows_drawn_under_a_resting_pointer_wait_for_it_to_move(browser: object,
         page.page.focus("#rack")
         page.page.keyboard.press("Enter")
         page.page.wait_for_function(f"document.querySelector('#results').dataset.solveSeq !== '{before}'")
-        page.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        two_frames = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        page.page.evaluate(two_frames)
         assert boxes(page, "#board .sq.preview") == [[]]
         # the pointer moves a pixel: the row under it is previewed
         page.page.mouse.move(x + 1, y)

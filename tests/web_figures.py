@@ -390,7 +390,8 @@ def print_solves(solves: dict[str, Any], table: bool = True, breakdown: bool = T
                 value = case[what]
                 print(
                     f"| repeat solve, {label}: {name}, target 2 × generation "
-                    f"{case['generate']:.1f} ms + a frame {FRAME_MS} ms | {value:,.1f} ms | ≤ {target:,.1f} ms | "
+                    f"{case['generate']:.1f} ms + a frame {FRAME_MS} ms | {value:,.1f} ms | "
+                    f"≤ {target:,.1f} ms | "
                     f"{'PASS' if value <= target else 'FAIL'} |"
                 )
     if breakdown:
