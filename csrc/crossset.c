@@ -156,6 +156,12 @@ int gd_prepare(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *boar
     return GD_OK;
 }
 
+void gd_recompute_square(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, gd_workspace *ws,
+                         uint32_t square)
+{
+    compute_square(lex, rules, board, ws, square / rules->cols, square % rules->cols, all_letters_of(lex), 3);
+}
+
 /*
  * A square's cross-sets and anchor depend only on the runs of tiles next to it. A play changes
  * the runs through its new tiles, so the squares to recompute are the new tiles themselves and,

@@ -62,6 +62,7 @@ typedef struct gd_endgame_state {
     int aborted;
     int failed;
     int shared; /* the table is shared with other states (gd_endgame_share): mark what is searched */
+    int solo_skip; /* the sanitizer build's check of a solo bound: the next position searches without it */
     uint32_t to_move, scoreless;
     uint8_t board[GD_MAX_SQUARES];
     uint8_t rack[2][64];
@@ -642,7 +643,193 @@ static int32_t out_bound(const gd_endgame_state *es, const gd_move *m, uint32_t 
     return INFINITE_VALUE;
 }
 
+/*
+ * The opponent may always pass, so a position is worth at most, to the player to move, the best it
+ * could make of its tiles alone if the opponent passed to the end: its plays one after another,
+ * then going out, or stopping (the game then ends on scoreless turns, each side losing what it
+ * holds). Deep in a hard endgame one side is stuck with a tile it cannot play while the other
+ * plays out its last tiles one at a time, and the search lists every order and square of those,
+ * in every position of the rest of the board, to prove that none reaches alpha: most of its
+ * positions were those (docs/endgame.md). With one or two tiles to play that best is found
+ * without a search: with one, its best play; with two, the best of both at once, or of one and
+ * then the other. The other's plays after the first are its plays now, but on the squares the
+ * first changed: its own, and the first empty square past it in each of the four directions,
+ * read again from the board with the first tile on it.
+ */
+#define SOLO_TILES 2
+#define SOLO_TOP 6 /* a play changes 5 squares at most: the best 6 squares hold one it leaves */
+
+/* The best score of tile `tile` (0: a blank, as any letter) played alone on square s, or -1. */
+static int32_t one_tile_best_at(const gd_endgame_state *es, const gd_workspace *ws, uint32_t s, uint32_t tile)
+{
+    if (es->board[s] || !ws->anchor[s] || (!ws->has_cross[GD_ACROSS][s] && !ws->has_cross[GD_DOWN][s])) return -1;
+    const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
+    int32_t best = -1;
+    for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : es->rules->alphabet_size); letter++) {
+        if (!((fits_both >> letter) & 1u)) continue;
+        gd_move m;
+        one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &m);
+        if (m.score > best) best = m.score;
+    }
+    return best;
+}
+
+/* A tile's best squares alone, best first: its SOLO_TOP best scores, one per square. */
+typedef struct solo_top {
+    int32_t score[SOLO_TOP];
+    uint32_t square[SOLO_TOP];
+    uint32_t count;
+} solo_top;
+
+static void solo_top_of(const gd_endgame_state *es, const gd_workspace *ws, uint32_t tile, solo_top *top)
+{
+    top->count = 0;
+    const uint32_t squares = es->rules->rows * es->rules->cols;
+    for (uint32_t s = 0; s < squares; s++) {
+        const int32_t v = one_tile_best_at(es, ws, s, tile);
+        if (v < 0 || (top->count == SOLO_TOP && v <= top->score[SOLO_TOP - 1])) continue;
+        uint32_t k = top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1;
+        while (k > 0 && top->score[k - 1] < v) {
+            top->score[k] = top->score[k - 1];
+            top->square[k] = top->square[k - 1];
+            k--;
+        }
+        top->score[k] = v;
+        top->square[k] = s;
+    }
+}
+
+/* The best of a tile's plays alone after a one-tile play on square `at` with tile `code` (on the
+ * board of workspace ws, which is left as it was): -1 when it has none. */
+static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const solo_top *top, uint32_t at,
+                                   uint8_t code, uint32_t tile)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t rows = rules->rows, cols = rules->cols;
+    uint32_t changed[5] = {at}, count = 1;
+    es->board[at] = code;
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int d = 0; d < 4; d++) {
+        int r = (int)(at / cols) + dr[d], c = (int)(at % cols) + dc[d];
+        while (r >= 0 && r < (int)rows && c >= 0 && c < (int)cols && es->board[(uint32_t)r * cols + (uint32_t)c]) {
+            r += dr[d];
+            c += dc[d];
+        }
+        if (r < 0 || r >= (int)rows || c < 0 || c >= (int)cols) continue;
+        const uint32_t e = (uint32_t)r * cols + (uint32_t)c;
+        int seen = 0;
+        for (uint32_t i = 0; i < count; i++) seen |= changed[i] == e;
+        if (!seen) changed[count++] = e;
+    }
+    int32_t best = -1;
+    for (uint32_t k = 0; k < top->count && best < 0; k++) {
+        int unchanged = 1;
+        for (uint32_t i = 0; i < count; i++) unchanged &= top->square[k] != changed[i];
+        if (unchanged) best = top->score[k];
+    }
+    for (uint32_t i = 1; i < count; i++) {
+        const uint32_t e = changed[i];
+        const uint64_t set0 = ws->cross_set[0][e], set1 = ws->cross_set[1][e];
+        const int32_t score0 = ws->cross_score[0][e], score1 = ws->cross_score[1][e];
+        const uint8_t has0 = ws->has_cross[0][e], has1 = ws->has_cross[1][e], anchor = ws->anchor[e];
+        gd_recompute_square(es->lex, rules, es->board, ws, e);
+        const int32_t v = one_tile_best_at(es, ws, e, tile);
+        if (v > best) best = v;
+        ws->cross_set[0][e] = set0;
+        ws->cross_set[1][e] = set1;
+        ws->cross_score[0][e] = score0;
+        ws->cross_score[1][e] = score1;
+        ws->has_cross[0][e] = has0;
+        ws->has_cross[1][e] = has1;
+        ws->anchor[e] = anchor;
+    }
+    es->board[at] = 0;
+    return best;
+}
+
+/* The best the player to move (holding `held` tiles, at most SOLO_TILES) can make of its tiles if
+ * the opponent passes to the end (see above), or INFINITE_VALUE when its plays do not fit the
+ * move stack from `base`. */
+static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t p = es->to_move;
+    gd_workspace *ws = &es->workspace[wsi];
+    const int32_t opponent = rack_value(es, 1 - p), own = rack_value(es, p);
+    const int32_t out_bonus = (rules->going_out_bonus + rules->going_out_penalty) * opponent;
+    int32_t best = opponent - own; /* both pass to the end */
+    uint32_t tiles[SOLO_TILES], n = 0;
+    for (uint32_t c = 0; c <= rules->alphabet_size; c++)
+        for (uint32_t k = 0; k < es->rack[p][c] && n < SOLO_TILES; k++) tiles[n++] = c;
+    solo_top top[SOLO_TILES];
+    solo_top_of(es, ws, tiles[0], &top[0]);
+    if (held == 1) return top[0].count && top[0].score[0] + out_bonus > best ? top[0].score[0] + out_bonus : best;
+    if (tiles[1] == tiles[0]) top[1] = top[0];
+    else solo_top_of(es, ws, tiles[1], &top[1]);
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, count = 0;
+    gd_move *moves = es->moves + base;
+    if (gd_generate(es->lex, rules, es->board, ws, es->rack[p], 0, moves, room, &count, &es->error) != GD_OK ||
+        count > room) {
+        es->error.message[0] = '\0';
+        return INFINITE_VALUE;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const gd_move *m = &moves[i];
+        int32_t then;
+        if (m->tiles_placed == 2) {
+            then = out_bonus;
+        } else {
+            uint32_t first, step;
+            placement(m, rules->cols, &first, &step);
+            uint8_t code = 0;
+            for (unsigned k = 0; k < m->length; k++)
+                if (!(m->word[k] & GD_ON_BOARD_FLAG)) code = m->word[k];
+            const uint32_t used = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
+            const uint32_t other = used == tiles[0] ? 1 : 0;
+            const int32_t after = one_tile_best_after(es, ws, &top[other], first, code, tiles[other]);
+            then = opponent - (own - gd_tile_value(rules, code)); /* the other kept to the end */
+            if (after >= 0 && after + out_bonus > then) then = after + out_bonus;
+        }
+        if (m->score + then > best) best = m->score + then;
+    }
+    return best;
+}
+
 #ifdef GD_ENDGAME_CROSS_CHECK
+/* Built for the sanitizer tests: the player's best alone found by playing every line out, each
+ * play put on the board and the next plays generated after it (workspace[wsi] read, the ones
+ * after it written: a child's workspace is made again from its parent's before it is used). */
+static int32_t solo_brute(gd_endgame_state *es, uint32_t wsi, size_t base)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t p = es->to_move, held = tiles_of(es->rack[p], rules->alphabet_size);
+    const int32_t opponent = rack_value(es, 1 - p);
+    int32_t best = opponent - rack_value(es, p);
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, count = 0;
+    gd_move *moves = es->moves + base;
+    if (wsi + 1 > GD_ENDGAME_MAX_PLY ||
+        gd_generate(es->lex, rules, es->board, &es->workspace[wsi], es->rack[p], 0, moves, room, &count, &es->error) ||
+        count > room) {
+        es->failed = gd_set_error(&es->error, GD_ERR_NOMEM, 0, "no room to check the player's best alone");
+        return INFINITE_VALUE;
+    }
+    for (size_t i = 0; i < count && !es->failed; i++) {
+        const gd_move *m = &moves[i];
+        int32_t v = m->score + (rules->going_out_bonus + rules->going_out_penalty) * opponent;
+        put(es, m, p);
+        if (m->tiles_placed < held) {
+            gd_workspace_copy_squares(&es->workspace[wsi + 1], &es->workspace[wsi]);
+            if (gd_update_after_play(es->lex, rules, es->board, &es->workspace[wsi + 1], m, &es->error))
+                es->failed = GD_ERR_ARGUMENT;
+            else
+                v = m->score + solo_brute(es, wsi + 1, base + count);
+        }
+        take_back(es, m, p);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 /* Built for the sanitizer tests: the one-tile plays against the generator's, move for move. */
 static int cross_check_one_tile(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack,
                                 const gd_move *listed, size_t count, size_t base)
@@ -905,6 +1092,53 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
     /* the moves tried before the position's moves are listed: the table's, then the killers */
     gd_move tried[3];
     uint32_t tried_count = 0;
+
+    /* one or two tiles to play, and every line from here ends before the depth does: at most the
+     * player's best alone (solo_value), which often refutes the position at once */
+    const uint32_t lines = (held + tiles_of(es->rack[1 - p], rules->alphabet_size) + 1) * rules->scoreless_turns;
+    const int solo_allowed = !es->solo_skip;
+    es->solo_skip = 0;
+    /* (stopping, both sides holding their tiles to the end, is one of the player's lines alone:
+     * when it passes alpha, the bound cannot refute) */
+    if (solo_allowed && held <= SOLO_TILES && ply > 0 && !restricted && rules->scoreless_turns > 0 &&
+        depth > lines && ply + lines < GD_ENDGAME_MAX_PLY && rack_value(es, 1 - p) - rack_value(es, p) <= alpha) {
+        if (!workspace_ready(es, wsi)) return 0;
+        const int32_t solo = solo_value(es, wsi, base, held);
+#ifdef GD_ENDGAME_CROSS_CHECK
+        /* the sanitizer build finds the same best by playing every line out */
+        if (solo != INFINITE_VALUE) {
+            const int32_t brute = solo_brute(es, wsi, base);
+            if (es->failed) return 0;
+            if (brute != solo) {
+                es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
+                                          "the player's best alone: %d found, %d by playing every line out",
+                                          (int)solo, (int)brute);
+                return 0;
+            }
+        }
+#endif
+        if (solo <= alpha) {
+            es->stats.solo_cuts++;
+#ifdef GD_ENDGAME_CROSS_CHECK
+            /* the sanitizer build searches the position anyway: it must not be worth more */
+            es->stats.solo_cuts--;
+            es->solo_skip = 1;
+            const int32_t v = search_moves(es, ply, depth, solo, solo + 1, wsi, base, exact, key, nodes_before,
+                                           restricted, hint);
+            if (es->aborted || es->failed) return 0;
+            if (v > solo) {
+                es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
+                                          "a position bounded by the player's best alone at %d is worth %d",
+                                          (int)solo, (int)v);
+                return 0;
+            }
+            es->stats.solo_cuts++;
+#endif
+            *exact = 1;
+            store(es, key, 0, solo, EXACT_DEPTH, FLAG_UPPER, NULL);
+            return solo;
+        }
+    }
 
     /* the remembered best move first: when it cuts, the position's moves are never generated */
     if (hinted) {

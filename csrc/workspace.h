@@ -31,6 +31,12 @@ typedef struct gd_workspace {
  * workspace `ws`: generation runs every turn, and the check reads every square. */
 int gd_check_prepared_rules(const gd_workspace *ws, const gd_rules *rules, gd_error *err);
 
+/* Recompute one square's anchor, cross-sets and cross-scores from `board` (an update of a few
+ * squares, for a search that reads them after a play it does not make; the caller checked the
+ * lexicon and rules when it prepared the workspace). */
+void gd_recompute_square(const gd_lexicon *lex, const gd_rules *rules, const uint8_t *board, gd_workspace *ws,
+                         uint32_t square);
+
 /* Copy the board's squares of a prepared workspace (a whole one is sized for the largest board):
  * for a copy whose other fields are already those of `from`. */
 void gd_workspace_copy_squares(gd_workspace *to, const gd_workspace *from);

@@ -155,6 +155,52 @@ def test_the_opponent_s_going_out_refutes_moves_unplayed() -> None:
     assert refuted > 0
 
 
+@pytest.mark.parametrize("scoreless_turns", [2, 6])
+def test_the_player_s_best_alone_refutes_positions(scoreless_turns: int) -> None:
+    """The bound the player's best alone sets where it holds one or two tiles (docs/endgame.md:
+    the opponent may always pass) refutes positions on these small endgames, and the values are
+    still the brute-force minimax's (the sanitizer build also searches every position so refuted
+    and fails if it is worth more than its bound)."""
+    rules = small_set_rules(scoreless_turns)
+    lexicon = small_lexicon(rules)
+    refuted = 0
+    for game in endgames(lexicon, rules, range(16)):
+        found = solve_endgame(game)
+        assert found.complete and found.value == minimax(game, {})
+        state = EndgameSearch(game)._state
+        for depth in (1, 2, 64):
+            found_here = core.endgame_search(state, depth, 10**9)
+            refuted += found_here.stats[7]  # positions refuted by the player's best alone
+        assert found_here.complete and found_here.value == found.value
+    assert refuted > 0
+
+
+# self-played English games whose endgames, played on greedily, come to a player to move with three
+# tiles or fewer against one or two: small enough for the brute-force minimax in a few seconds
+SHORT_ENGLISH_SEEDS = (2, 8, 12, 15, 23, 25, 26, 30, 31)
+
+
+def test_short_english_endgames_equal_a_brute_force_minimax() -> None:
+    """On full English boards, where the player's best alone with two tiles reads the other tile's
+    squares after the first (docs/endgame.md); the sanitizer build also finds every such best by
+    playing each line out, and fails on any difference."""
+    lexicon = Lexicon.load(resolve_lexicon("sowpods"))
+    checked = 0
+    for seed in SHORT_ENGLISH_SEEDS:
+        game = Game.new(lexicon, seed=seed)
+        while game.bag_count and not game.over:
+            game.play(game.best_move("equity"))
+        while not game.over and not (
+            len(game.rack(game.to_move)) == 3 and 1 <= len(game.rack(1 - game.to_move)) <= 2
+        ):
+            game.play(game.best_move("greedy"))
+        if game.over:
+            continue
+        assert solve_endgame(game).value == minimax(game, {}), seed
+        checked += 1
+    assert checked >= 6
+
+
 def test_each_depth_equals_a_depth_limited_minimax() -> None:
     """The values of the shallow depths, where lines are cut off and valued by the guess: the
     search finds only the best move at its horizon, without listing the others, so this holds it

@@ -336,6 +336,7 @@ class gd_endgame_stats(C.Structure):
         ("killer_cuts", C.c_uint64),
         ("deferred", C.c_uint64),
         ("out_bound_cuts", C.c_uint64),
+        ("solo_cuts", C.c_uint64),
     ]
 
 

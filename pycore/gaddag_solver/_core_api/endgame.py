@@ -23,7 +23,7 @@ class EndgameResult(NamedTuple):
     line: list[bytes]  # gd_move records, both sides' moves in turn
     bound: int = 0  # GD_BOUND_EXACT, _LOWER (value reached beta) or _UPPER (value did not pass alpha)
     # gd_endgame_stats: generations, horizon generations, hint cuts, killer tries, killer cuts, deferred,
-    # moves refuted by the opponent's going out
+    # moves refuted by the opponent's going out, positions refuted by the player's best alone
     stats: tuple[int, ...] = ()
 
 
@@ -91,6 +91,7 @@ def endgame_search(
         int(st.killer_cuts),
         int(st.deferred),
         int(st.out_bound_cuts),
+        int(st.solo_cuts),
     )
     return EndgameResult(
         int(out.value),
