@@ -1074,6 +1074,90 @@ static int child_busy(gd_endgame_state *es, const gd_move *m)
     return is_busy(es, key);
 }
 
+/* solo_value, and in the sanitizer build the same best found by playing every line out. */
+static int32_t solo_checked(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held)
+{
+    const int32_t solo = solo_value(es, wsi, base, held);
+#ifdef GD_ENDGAME_CROSS_CHECK
+    if (solo != INFINITE_VALUE) {
+        const int32_t brute = solo_brute(es, wsi, base);
+        if (!es->failed && brute != solo)
+            es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
+                                      "the player's best alone: %d found, %d by playing every line out", (int)solo,
+                                      (int)brute);
+    }
+#endif
+    return solo;
+}
+
+/*
+ * The bounds the best alone (solo_value) sets, where every line from the position ends before the
+ * depth does, so that they bound the value searched: the player to move, holding one or two tiles,
+ * gains at most its best alone (the opponent may pass to the end), and gains at least what its
+ * pass leaves when the opponent holds one or two: the opponent's best alone after it. A bound
+ * beyond the window settles the position: 1 with *value set (and stored as a bound on the exact
+ * value), 0 when none does, -1 when the search failed. Each is skipped when stopping at once
+ * (both sides holding their tiles to the end, one of the lines alone) shows it cannot settle.
+ */
+static int solo_cut(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta, uint32_t wsi,
+                    size_t base, int *exact, uint64_t key, uint64_t nodes_before, int restricted, const gd_move *hint,
+                    int32_t *value)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t p = es->to_move, letters = rules->alphabet_size;
+    const int allowed = !es->solo_skip;
+    es->solo_skip = 0;
+    if (!allowed || ply == 0 || restricted || rules->scoreless_turns == 0) return 0;
+    const uint32_t held = tiles_of(es->rack[p], letters), other = tiles_of(es->rack[1 - p], letters);
+    const uint32_t lines = (held + other + 1) * rules->scoreless_turns;
+    if (depth <= lines + 1 || ply + lines + 1 >= GD_ENDGAME_MAX_PLY) return 0;
+    const int32_t own_value = rack_value(es, p), other_value = rack_value(es, 1 - p);
+    const int upper = held <= SOLO_TILES && other_value - own_value <= alpha;
+    const int lower = other <= SOLO_TILES && es->scoreless + 1 < rules->scoreless_turns && other_value - own_value >= beta;
+    if (!upper && !lower) return 0;
+    if (!workspace_ready(es, wsi)) return -1;
+    int32_t bound = INFINITE_VALUE;
+    int fails_low = 0;
+    if (upper) {
+        bound = solo_checked(es, wsi, base, held);
+        fails_low = bound <= alpha;
+    }
+    if (!fails_low && lower && !es->failed) {
+        es->to_move = 1 - p; /* the opponent's best alone on this board, after the pass */
+        const int32_t solo = solo_checked(es, wsi, base, other);
+        es->to_move = p;
+        bound = solo == INFINITE_VALUE ? INFINITE_VALUE : -solo;
+        if (bound < beta) return es->failed ? -1 : 0;
+    } else if (!fails_low) {
+        return es->failed ? -1 : 0;
+    }
+    if (es->failed) return -1;
+#ifdef GD_ENDGAME_CROSS_CHECK
+    /* the sanitizer build searches the position anyway: it must not be worth more (or less) */
+    es->solo_skip = 1;
+    const int32_t v = search_moves(es, ply, depth, fails_low ? bound : bound - 1, fails_low ? bound + 1 : bound, wsi,
+                                   base, exact, key, nodes_before, restricted, hint);
+    if (es->aborted || es->failed) return -1;
+    if (fails_low ? v > bound : v < bound) {
+        es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0, "a position bounded by a best alone at %d is worth %d",
+                                  (int)bound, (int)v);
+        return -1;
+    }
+#else
+    (void)hint;
+    (void)nodes_before;
+#endif
+    es->stats.solo_cuts++;
+    *exact = 1;
+    gd_move pass;
+    memset(&pass, 0, sizeof pass);
+    pass.kind = GD_PASS;
+    if (!fails_low) set_pv(es, ply, &pass, 0);
+    store(es, key, 0, bound, EXACT_DEPTH, fails_low ? FLAG_UPPER : FLAG_LOWER, fails_low ? NULL : &pass);
+    *value = bound;
+    return 1;
+}
+
 /* search() once the table has not answered: the hint (the table's move) first, then the killers,
  * then every move (or the horizon's best); the result stored. */
 static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t alpha, int32_t beta,
@@ -1093,51 +1177,13 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
     gd_move tried[3];
     uint32_t tried_count = 0;
 
-    /* one or two tiles to play, and every line from here ends before the depth does: at most the
-     * player's best alone (solo_value), which often refutes the position at once */
-    const uint32_t lines = (held + tiles_of(es->rack[1 - p], rules->alphabet_size) + 1) * rules->scoreless_turns;
-    const int solo_allowed = !es->solo_skip;
-    es->solo_skip = 0;
-    /* (stopping, both sides holding their tiles to the end, is one of the player's lines alone:
-     * when it passes alpha, the bound cannot refute) */
-    if (solo_allowed && held <= SOLO_TILES && ply > 0 && !restricted && rules->scoreless_turns > 0 &&
-        depth > lines && ply + lines < GD_ENDGAME_MAX_PLY && rack_value(es, 1 - p) - rack_value(es, p) <= alpha) {
-        if (!workspace_ready(es, wsi)) return 0;
-        const int32_t solo = solo_value(es, wsi, base, held);
-#ifdef GD_ENDGAME_CROSS_CHECK
-        /* the sanitizer build finds the same best by playing every line out */
-        if (solo != INFINITE_VALUE) {
-            const int32_t brute = solo_brute(es, wsi, base);
-            if (es->failed) return 0;
-            if (brute != solo) {
-                es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
-                                          "the player's best alone: %d found, %d by playing every line out",
-                                          (int)solo, (int)brute);
-                return 0;
-            }
-        }
-#endif
-        if (solo <= alpha) {
-            es->stats.solo_cuts++;
-#ifdef GD_ENDGAME_CROSS_CHECK
-            /* the sanitizer build searches the position anyway: it must not be worth more */
-            es->stats.solo_cuts--;
-            es->solo_skip = 1;
-            const int32_t v = search_moves(es, ply, depth, solo, solo + 1, wsi, base, exact, key, nodes_before,
-                                           restricted, hint);
-            if (es->aborted || es->failed) return 0;
-            if (v > solo) {
-                es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
-                                          "a position bounded by the player's best alone at %d is worth %d",
-                                          (int)solo, (int)v);
-                return 0;
-            }
-            es->stats.solo_cuts++;
-#endif
-            *exact = 1;
-            store(es, key, 0, solo, EXACT_DEPTH, FLAG_UPPER, NULL);
-            return solo;
-        }
+    /* one or two tiles on a side, and every line from here ends before the depth does: a bound
+     * from that side's best alone may settle the position at once (solo_cut) */
+    {
+        int32_t settled;
+        const int cut_here = solo_cut(es, ply, depth, alpha, beta, wsi, base, exact, key, nodes_before, restricted,
+                                      hint, &settled);
+        if (cut_here) return cut_here < 0 ? 0 : settled;
     }
 
     /* the remembered best move first: when it cuts, the position's moves are never generated */
