@@ -471,16 +471,24 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
  * an across word (the down word, if any, its cross-word) and down otherwise; the same scores.
  * A blank is tried as every letter.
  */
+/* The score of tile `code` played alone on square s (which forms a word there). */
+static int32_t one_tile_score(const gd_rules *rules, const gd_workspace *ws, uint32_t s, uint8_t code)
+{
+    const int across = ws->has_cross[GD_DOWN][s]; /* tiles left or right: an across word */
+    const int32_t v = gd_tile_value(rules, code) * rules->letter_multiplier[s], wm = rules->word_multiplier[s];
+    int32_t score = (ws->cross_score[across ? GD_DOWN : GD_ACROSS][s] + v) * wm;
+    if (across && ws->has_cross[GD_ACROSS][s]) score += (ws->cross_score[GD_ACROSS][s] + v) * wm;
+    if (rules->rack_size == 1) score += rules->bingo_bonus;
+    return score;
+}
+
 static void one_tile_play(const gd_endgame_state *es, const gd_workspace *ws, uint32_t s, uint8_t code,
                           gd_move *out)
 {
     const gd_rules *rules = es->rules;
     const uint32_t cols = rules->cols, r = s / cols, c = s % cols;
     const int across = ws->has_cross[GD_DOWN][s]; /* tiles left or right: an across word */
-    const int32_t v = gd_tile_value(rules, code) * rules->letter_multiplier[s], wm = rules->word_multiplier[s];
-    int32_t score = (ws->cross_score[across ? GD_DOWN : GD_ACROSS][s] + v) * wm;
-    if (across && ws->has_cross[GD_ACROSS][s]) score += (ws->cross_score[GD_ACROSS][s] + v) * wm;
-    if (rules->rack_size == 1) score += rules->bingo_bonus;
+    const int32_t score = one_tile_score(rules, ws, s, code);
     const uint32_t step = across ? 1 : cols;
     uint32_t first = s, line_pos = across ? c : r;
     while (line_pos > 0 && es->board[first - step]) {
@@ -664,14 +672,10 @@ static int32_t one_tile_best_at(const gd_endgame_state *es, const gd_workspace *
 {
     if (es->board[s] || !ws->anchor[s] || (!ws->has_cross[GD_ACROSS][s] && !ws->has_cross[GD_DOWN][s])) return -1;
     const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
-    int32_t best = -1;
-    for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : es->rules->alphabet_size); letter++) {
-        if (!((fits_both >> letter) & 1u)) continue;
-        gd_move m;
-        one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &m);
-        if (m.score > best) best = m.score;
-    }
-    return best;
+    /* a blank scores the same as any letter it stands for: it needs one that fits */
+    const uint64_t wanted = tile ? 1ull << tile : ~1ull;
+    if (!(fits_both & wanted)) return -1;
+    return one_tile_score(es->rules, ws, s, (uint8_t)(tile ? tile : GD_BLANK_FLAG | 1u));
 }
 
 /* A tile's best squares alone, best first: its SOLO_TOP best scores, one per square. */
@@ -699,10 +703,36 @@ static void solo_top_of(const gd_endgame_state *es, const gd_workspace *ws, uint
     }
 }
 
+/* At most what tile `tile` scores played alone on empty square s: each word it would form counted
+ * whole, whether or not the lexicon holds it (no lexicon walk: a bound for squares not worth one). */
+static int32_t one_tile_most_at(const gd_endgame_state *es, uint32_t s, uint32_t tile)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t rows = rules->rows, cols = rules->cols, r = s / cols, c = s % cols;
+    const int32_t v = (tile ? rules->values[tile] : rules->values[0]) * rules->letter_multiplier[s];
+    int32_t most = rules->rack_size == 1 ? rules->bingo_bonus : 0;
+    for (int d = 0; d < 2; d++) {
+        int32_t run = 0, any = 0;
+        for (int side = -1; side <= 1; side += 2) {
+            int rr = (int)r + (d ? side : 0), cc = (int)c + (d ? 0 : side);
+            while (rr >= 0 && rr < (int)rows && cc >= 0 && cc < (int)cols && es->board[(uint32_t)rr * cols + (uint32_t)cc]) {
+                run += gd_tile_value(rules, es->board[(uint32_t)rr * cols + (uint32_t)cc]);
+                any = 1;
+                rr += d ? side : 0;
+                cc += d ? 0 : side;
+            }
+        }
+        if (any) most += (run + v) * rules->word_multiplier[s];
+    }
+    return most;
+}
+
 /* The best of a tile's plays alone after a one-tile play on square `at` with tile `code` (on the
- * board of workspace ws, which is left as it was): -1 when it has none. */
+ * board of workspace ws, which is left as it was): -1 when it has none. A changed square whose
+ * bound (one_tile_most_at) is at most `enough` is not read again, and counts as its bound in
+ * *most, the most the best can be (the result itself when every square was read). */
 static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const solo_top *top, uint32_t at,
-                                   uint8_t code, uint32_t tile)
+                                   uint8_t code, uint32_t tile, int32_t enough, int32_t *most)
 {
     const gd_rules *rules = es->rules;
     const uint32_t rows = rules->rows, cols = rules->cols;
@@ -727,14 +757,21 @@ static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const
         for (uint32_t i = 0; i < count; i++) unchanged &= top->square[k] != changed[i];
         if (unchanged) best = top->score[k];
     }
+    *most = best;
     for (uint32_t i = 1; i < count; i++) {
         const uint32_t e = changed[i];
+        const int32_t bound = one_tile_most_at(es, e, tile);
+        if (bound <= enough) {
+            if (bound > *most) *most = bound;
+            continue;
+        }
         const uint64_t set0 = ws->cross_set[0][e], set1 = ws->cross_set[1][e];
         const int32_t score0 = ws->cross_score[0][e], score1 = ws->cross_score[1][e];
         const uint8_t has0 = ws->has_cross[0][e], has1 = ws->has_cross[1][e], anchor = ws->anchor[e];
         gd_recompute_square(es->lex, rules, es->board, ws, e);
         const int32_t v = one_tile_best_at(es, ws, e, tile);
         if (v > best) best = v;
+        if (v > *most) *most = v;
         ws->cross_set[0][e] = set0;
         ws->cross_set[1][e] = set1;
         ws->cross_score[0][e] = score0;
@@ -748,9 +785,10 @@ static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const
 }
 
 /* The best the player to move (holding `held` tiles, at most SOLO_TILES) can make of its tiles if
- * the opponent passes to the end (see above), or INFINITE_VALUE when its plays do not fit the
- * move stack from `base`. */
-static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held)
+ * the opponent passes to the end (see above), as far as `limit` asks: a value above the limit is
+ * the value of a line (the best is at least that: the search goes on at once); one at most the
+ * limit is at least the best. INFINITE_VALUE when its plays do not fit the move stack from `base`. */
+static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held, int32_t limit)
 {
     const gd_rules *rules = es->rules;
     const uint32_t p = es->to_move;
@@ -758,6 +796,7 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     const int32_t opponent = rack_value(es, 1 - p), own = rack_value(es, p);
     const int32_t out_bonus = (rules->going_out_bonus + rules->going_out_penalty) * opponent;
     int32_t best = opponent - own; /* both pass to the end */
+    if (best > limit) return best;
     uint32_t tiles[SOLO_TILES], n = 0;
     for (uint32_t c = 0; c <= rules->alphabet_size; c++)
         for (uint32_t k = 0; k < es->rack[p][c] && n < SOLO_TILES; k++) tiles[n++] = c;
@@ -766,33 +805,48 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     if (held == 1) return top[0].count && top[0].score[0] + out_bonus > best ? top[0].score[0] + out_bonus : best;
     if (tiles[1] == tiles[0]) top[1] = top[0];
     else solo_top_of(es, ws, tiles[1], &top[1]);
-    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, count = 0;
-    gd_move *moves = es->moves + base;
-    if (gd_generate(es->lex, rules, es->board, ws, es->rack[p], 0, moves, room, &count, &es->error) != GD_OK ||
-        count > room) {
+    /* both tiles at once: the best play that goes out */
+    gd_move both;
+    if (gd_generate_horizon_best(es->lex, rules, es->board, ws, es->rack[p], opponent, 1, &both, &es->error) != GD_OK) {
         es->error.message[0] = '\0';
         return INFINITE_VALUE;
     }
-    for (size_t i = 0; i < count; i++) {
-        const gd_move *m = &moves[i];
-        int32_t then;
-        if (m->tiles_placed == 2) {
-            then = out_bonus;
-        } else {
-            uint32_t first, step;
-            placement(m, rules->cols, &first, &step);
+    if (both.kind == GD_PLAY && both.tiles_placed == 2 && both.score + out_bonus > best) best = both.score + out_bonus;
+    if (best > limit) return best;
+    int32_t most = best; /* the most the lines not found exactly can be worth */
+    /* one tile, then the other: each tile's plays alone, listed as the one-tile lister lists them */
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
+    gd_move *moves = es->moves + base;
+    for (uint32_t first_tile = 0; first_tile < SOLO_TILES; first_tile++) {
+        if (first_tile == 1 && tiles[1] == tiles[0]) break;
+        uint8_t single[64] = {0};
+        single[tiles[first_tile]] = 1;
+        size_t count = 0;
+        if (one_tile_plays(es, ws, single, moves, room, &count) != GD_OK) {
+            es->error.message[0] = '\0';
+            return INFINITE_VALUE;
+        }
+        const uint32_t other = 1 - first_tile;
+        for (size_t i = 0; i < count; i++) {
+            const gd_move *m = &moves[i];
+            uint32_t at, step;
+            placement(m, rules->cols, &at, &step);
             uint8_t code = 0;
             for (unsigned k = 0; k < m->length; k++)
                 if (!(m->word[k] & GD_ON_BOARD_FLAG)) code = m->word[k];
-            const uint32_t used = (code & GD_BLANK_FLAG) ? 0 : (code & 63u);
-            const uint32_t other = used == tiles[0] ? 1 : 0;
-            const int32_t after = one_tile_best_after(es, ws, &top[other], first, code, tiles[other]);
-            then = opponent - (own - gd_tile_value(rules, code)); /* the other kept to the end */
+            int32_t after_most;
+            const int32_t after = one_tile_best_after(es, ws, &top[other], at, code, tiles[other],
+                                                      limit - m->score - out_bonus, &after_most);
+            int32_t then = opponent - (own - gd_tile_value(rules, code)); /* the other kept to the end */
+            int32_t then_most = then;
             if (after >= 0 && after + out_bonus > then) then = after + out_bonus;
+            if (after_most >= 0 && after_most + out_bonus > then_most) then_most = after_most + out_bonus;
+            if (m->score + then > best) best = m->score + then;
+            if (best > limit) return best;
+            if (m->score + then_most > most) most = m->score + then_most;
         }
-        if (m->score + then > best) best = m->score + then;
     }
-    return best;
+    return most > best ? most : best;
 }
 
 #ifdef GD_ENDGAME_CROSS_CHECK
@@ -1074,17 +1128,18 @@ static int child_busy(gd_endgame_state *es, const gd_move *m)
     return is_busy(es, key);
 }
 
-/* solo_value, and in the sanitizer build the same best found by playing every line out. */
-static int32_t solo_checked(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held)
+/* solo_value, and in the sanitizer build the best found by playing every line out, held to it:
+ * at most a value within the limit, at least one beyond it. */
+static int32_t solo_checked(gd_endgame_state *es, uint32_t wsi, size_t base, uint32_t held, int32_t limit)
 {
-    const int32_t solo = solo_value(es, wsi, base, held);
+    const int32_t solo = solo_value(es, wsi, base, held, limit);
 #ifdef GD_ENDGAME_CROSS_CHECK
     if (solo != INFINITE_VALUE) {
         const int32_t brute = solo_brute(es, wsi, base);
-        if (!es->failed && brute != solo)
+        if (!es->failed && (solo <= limit ? brute > solo : brute < solo))
             es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
-                                      "the player's best alone: %d found, %d by playing every line out", (int)solo,
-                                      (int)brute);
+                                      "the player's best alone: %d found (limit %d), %d by playing every line out",
+                                      (int)solo, (int)limit, (int)brute);
     }
 #endif
     return solo;
@@ -1119,12 +1174,12 @@ static int solo_cut(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t 
     int32_t bound = INFINITE_VALUE;
     int fails_low = 0;
     if (upper) {
-        bound = solo_checked(es, wsi, base, held);
+        bound = solo_checked(es, wsi, base, held, alpha);
         fails_low = bound <= alpha;
     }
     if (!fails_low && lower && !es->failed) {
         es->to_move = 1 - p; /* the opponent's best alone on this board, after the pass */
-        const int32_t solo = solo_checked(es, wsi, base, other);
+        const int32_t solo = solo_checked(es, wsi, base, other, -beta);
         es->to_move = p;
         bound = solo == INFINITE_VALUE ? INFINITE_VALUE : -solo;
         if (bound < beta) return es->failed ? -1 : 0;
