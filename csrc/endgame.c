@@ -463,14 +463,6 @@ static int32_t try_move(gd_endgame_state *es, const gd_move *m, uint32_t ply, ui
     return v;
 }
 
-/*
- * The plays of a one-tile rack, listed straight from the cross-sets (most positions deep in an
- * endgame have one tile to move, and the generator's set-up per call costs more than they need).
- * The tile goes on an empty square next to a tile; the cross-set of each direction says whether
- * the word it forms that way is one. As the generator lists it, the play is across when it forms
- * an across word (the down word, if any, its cross-word) and down otherwise; the same scores.
- * A blank is tried as every letter.
- */
 /* The score of tile `code` played alone on square s (which forms a word there). */
 static int32_t one_tile_score(const gd_rules *rules, const gd_workspace *ws, uint32_t s, uint8_t code)
 {
@@ -482,6 +474,14 @@ static int32_t one_tile_score(const gd_rules *rules, const gd_workspace *ws, uin
     return score;
 }
 
+/*
+ * The plays of a one-tile rack, listed straight from the cross-sets (most positions deep in an
+ * endgame have one tile to move, and the generator's set-up per call costs more than they need).
+ * The tile goes on an empty square next to a tile; the cross-set of each direction says whether
+ * the word it forms that way is one. As the generator lists it, the play is across when it forms
+ * an across word (the down word, if any, its cross-word) and down otherwise; the same scores.
+ * A blank is tried as every letter.
+ */
 static void one_tile_play(const gd_endgame_state *es, const gd_workspace *ws, uint32_t s, uint8_t code,
                           gd_move *out)
 {
