@@ -805,6 +805,13 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     if (held == 1) return top[0].count && top[0].score[0] + out_bonus > best ? top[0].score[0] + out_bonus : best;
     if (tiles[1] == tiles[0]) top[1] = top[0];
     else solo_top_of(es, ws, tiles[1], &top[1]);
+    /* one tile's best play, the other kept to the end: lines the scans found, which often pass the
+     * limit before anything costlier is asked */
+    for (uint32_t i = 0; i < SOLO_TILES; i++) {
+        const int32_t kept = tiles[1 - i] ? rules->values[tiles[1 - i]] : rules->values[0];
+        if (top[i].count && top[i].score[0] + opponent - kept > best) best = top[i].score[0] + opponent - kept;
+    }
+    if (best > limit) return best;
     /* both tiles at once: the best play that goes out */
     gd_move both;
     if (gd_generate_horizon_best(es->lex, rules, es->board, ws, es->rack[p], opponent, 1, &both, &es->error) != GD_OK) {
