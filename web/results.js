@@ -151,7 +151,7 @@ export class ResultsView {
     if (!list) {
       this.view = new Uint32Array(0);
     } else if (firstScreen && this.showsRank() && !list.hasOrder(this.sortKey, this.descending)) {
-      const wanted = Math.min(list.count, this.lastInView());  // the overscan too: found for scrolling
+      const wanted = Math.min(list.count, this.lastInView()); // the overscan too: found for scrolling
       this.view = new Uint32Array(list.count);
       this.view.set(list.rankTop(wanted));
       this.known = wanted;
