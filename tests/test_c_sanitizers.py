@@ -47,6 +47,9 @@ FLAGS = [
     # horizon's best move compared with the best of every move, and every move refuted by the
     # opponent's going out searched anyway and held to that bound
     "-DGD_ENDGAME_CROSS_CHECK",
+    # the endgame's bounds from a side's best alone asked from the first position (not after
+    # 50,000), so that the small endgames check them against every line played out
+    "-DGD_ENDGAME_SOLO_AFTER=0",
 ]
 ENV = {
     **os.environ,
@@ -187,8 +190,8 @@ PYTHON_SUITES = [
     "tests/test_endgame.py::test_endgame_values_equal_a_brute_force_minimax[2]",
     # and its horizon's best move against the best of all the moves, on English endgames
     "tests/test_endgame.py::test_each_depth_equals_a_depth_limited_minimax",
-    # and the player's best alone against every line played out, on small and English endgames
-    "tests/test_endgame.py::test_the_player_s_best_alone_refutes_positions[6]",
+    # and a side's best alone against every line played out, on small and English endgames
+    "tests/test_endgame.py::test_endgame_values_equal_a_brute_force_minimax[6]",
     "tests/test_endgame.py::test_short_english_endgames_equal_a_brute_force_minimax",
     # the pre-endgame's model in the core against the same model in Python, and its refusals
     "tests/test_preendgame.py::test_the_model_in_the_core_gives_the_python_model_s_every_figure[1]",
