@@ -40,6 +40,7 @@ from ..rack import tiles_of_counts
 from .endgame import MAX_THREADS, endgame_lexicon
 from .play import Game
 from .preendgame_halving import HALVING_FROM_BAG, SuccessiveHalving
+from .preendgame_lent import LentRoot
 from .preendgame_model import (
     DROPPED,
     ESTIMATED,
@@ -69,16 +70,16 @@ METHODS = ("auto", "exact", "halving")  # auto: exact with 1 or 2 in the bag, ha
 ENGINES = ("core", "python")
 SLICE_NODES = 50_000  # endgame positions per call into the core between checks of the clock
 ENDGAME_DEPTH = 64
+PREENDGAME_TABLE_BYTES = 1 << 26  # 64 MiB: the endgames of a pre-endgame share one table
 # Endgame positions a world may take in each pass but the last (which has no limit): the cheap
 # worlds of every candidate first, so costly endgames wait until a candidate might be the best.
 WORLD_BUDGETS = (50_000, 400_000, 3_200_000)
-PREENDGAME_TABLE_BYTES = 1 << 26  # 64 MiB: the endgames of a pre-endgame share one table
 _ON_BOARD = 64
 _BLANK = 128
 _HALF = Fraction(1, 2)
 
 
-class PreendgameSearch(ThreadedRoot):
+class PreendgameSearch(ThreadedRoot, LentRoot):
     """The pre-endgame of ``game``'s position for its player to move (1 to 6 tiles in the bag).
     The opponent's rack in ``game`` is ignored: only the unseen tiles count. ``leaves`` gives
     the equity order of the candidates (ties between equal probabilities go to the first);
@@ -161,6 +162,7 @@ class PreendgameSearch(ThreadedRoot):
         self._active: list[int] = []  # candidates a thread is valuing now (another may help)
         self._valuing: set[tuple[int, bytes]] = set()  # (candidate, world) a thread is valuing now
         self._skipped: set[tuple[int, bytes]] = set()  # ... found over this pass's budget
+        self._spent: dict[tuple[int, bytes], int] = {}  # ... cut short: positions taken of the budget
         self._moves_shown: list[Move] | None = None
         self._worlds_shown: list[tuple[str, str]] = []
         self._best: int | None = None
@@ -171,6 +173,7 @@ class PreendgameSearch(ThreadedRoot):
         self._helpers: list[threading.Thread] = []
         self._helpers_wanted: tuple[int, float] | None = None  # (budget, started) to start them with
         self.elapsed = 0.0
+        self._init_lent()
 
     @property
     def threads(self) -> int:
@@ -178,16 +181,32 @@ class PreendgameSearch(ThreadedRoot):
 
     @property
     def nodes(self) -> int:
-        """Endgame positions visited, by every thread."""
-        return sum(c.nodes for c in self._contexts)
+        """Endgame positions visited, by every thread and every helper lent to."""
+        return sum(c.nodes for c in self._contexts) + self._lent_counts[0]
 
     @property
     def endgames(self) -> int:
-        """Endgames searched, by every thread."""
-        return sum(c.endgames for c in self._contexts)
+        """Endgames searched, by every thread and every helper lent to."""
+        return sum(c.endgames for c in self._contexts) + self._lent_counts[1]
+
+    @property
+    def method(self) -> str:
+        """How this search answers: "exact", or "halving" (the estimate, from 3 in the bag)."""
+        return "exact" if self._halving is None else "halving"
+
+    def standing(self) -> PreendgameResult:
+        """The standing as it is, without searching (e.g. after values taken back from helpers)."""
+        return self._result("running", time.perf_counter())
 
     def _context(self) -> _Context:
         return self._local.context
+
+    def _pass_budget(self) -> int:
+        """Endgame positions a world may take in the pass being made (0: no limit)."""
+        return WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
+
+    def _passes_done(self) -> bool:
+        return self._pass > len(WORLD_BUDGETS) + 1
 
     # ---- the model ---------------------------------------------------------------------------------
 
@@ -514,12 +533,12 @@ class PreendgameSearch(ThreadedRoot):
         if self._halving is not None:
             return self._run_halving(started, progress)
         try:
-            while self._pass <= len(WORLD_BUDGETS) + 1:
-                budget = WORLD_BUDGETS[self._pass - 1] if self._pass <= len(WORLD_BUDGETS) else 0
-                self._run_pass(budget, started, progress)
+            while not self._passes_done():
+                self._run_pass(self._pass_budget(), started, progress)
                 self._pass += 1
                 self._next = 0
                 self._skipped.clear()
+                self._spent.clear()
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)
@@ -557,7 +576,7 @@ class PreendgameSearch(ThreadedRoot):
             for world in self._root_worlds:
                 if world.opponent not in root.values:
                     self._record(index, world, self._root_value(world, root.record))
-            if self._best is not None and self._pass <= len(WORLD_BUDGETS) + 1:  # it may be the best
+            if self._best is not None and not self._passes_done():  # it may be the best
                 self._settle_exact(index)
             else:
                 root.status = EXACT
@@ -579,13 +598,20 @@ class PreendgameSearch(ThreadedRoot):
         with self._lock:
             root = self._root[index]
             high = root.total + root.left
-            if self._floor is not None and self._floor[1] != index and high < self._floor[0]:
-                root.status = RULED_OUT  # another is sure to do better
-            elif self._best is not None and self._best != index:
-                best_total = self._root[self._best].total
-                if high < best_total or (high == best_total and index > self._best):
-                    root.status = RULED_OUT
+            bar = self._bar(index)
+            if bar is not None and (high < bar[0] or (high == bar[0] and bar[1])):
+                root.status = RULED_OUT
             return root.status == RULED_OUT
+
+    def _bar(self, index: int) -> tuple[Fraction, bool] | None:
+        """What a candidate must beat to stay in the running: (a figure, whether reaching it
+        exactly is not enough), or None while nothing is known to beat. Under the lock."""
+        bars = []
+        if self._floor is not None and self._floor[1] != index:
+            bars.append((self._floor[0], False))  # another is sure to reach it
+        if self._best is not None and self._best != index:  # ties go to the first in the order
+            bars.append((self._root[self._best].total, index > self._best))
+        return max(bars) if bars else None
 
     def _settle_exact(self, index: int) -> None:
         """A candidate valued in every world: exact, and the best if it beats the best so far."""
@@ -610,13 +636,19 @@ class PreendgameSearch(ThreadedRoot):
             if world is None:
                 break
             taken = (index, world.opponent)
-            context.budget = context.budget_left = budget
+            with self._lock:  # what it took before it was cut short counts against its budget
+                context.budget, context.budget_left = budget, budget - self._spent.pop(taken, 0)
             try:
                 v = self._root_value(world, root.record)
             except _OverBudget:
                 with self._lock:
                     self._skipped.add(taken)  # valued in a later pass, if still in the running
                 continue
+            except _Interrupted:
+                if budget:
+                    with self._lock:
+                        self._spent[taken] = budget - context.budget_left
+                raise
             finally:
                 context.budget = 0
                 with self._lock:
@@ -666,7 +698,7 @@ class PreendgameSearch(ThreadedRoot):
                 candidates, best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
                 "estimated" if complete else reason, "halving",
             )  # fmt: skip
-        complete = self._pass > len(WORLD_BUDGETS) + 1
+        complete = self._passes_done()
         return PreendgameResult(
             candidates, best, complete, self._bag, len(worlds), self.nodes, self.endgames, elapsed,
             "solved" if complete else reason,

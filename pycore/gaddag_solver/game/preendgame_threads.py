@@ -74,7 +74,9 @@ class ThreadedRoot:
             failure, self._failure = self._failure, None
             if failure is not None:
                 raise failure
-        if self._retry:  # a helper was cut short (time, stop) after this thread ran out of work
+        # a helper thread was cut short (time, stop) after this thread ran out of work, or a
+        # helper elsewhere holds work of this pass (preendgame_lent.py): the pass is not done
+        if self._retry or self._lent:
             raise _Interrupted
 
     def _start_helpers(self) -> None:
