@@ -215,6 +215,69 @@ def test_pre_endgame_shows_each_move_s_chance_as_natively(page: Page, lexicon: L
     assert not page.errors, page.errors
 
 
+def test_pre_endgame_plays_for_the_lead_of_an_imported_position(page: Page, lexicon: Lexicon) -> None:
+    """A CGP's scores set the look-ahead's lead, and the pre-endgame's chances are the native
+    search's with those scores (here the mover is behind: the move that wins every draw of a
+    tied game wins none)."""
+    from gaddag_solver.formats.cgp import Position, format_cgp
+    from gaddag_solver.game.preendgame import PreendgameSearch
+
+    table = Leaves.load(LEXICON, ENGLISH)
+    game = self_played_until(lexicon, table, 26, bag=1)
+    rack = str(game.rack())
+    scores = (game.scores[game.to_move], game.scores[1 - game.to_move])
+    tied = PreendgameSearch(Game.from_board(game.board, rack, lexicon), leaves=table).run()
+    expected = PreendgameSearch(Game.from_board(game.board, rack, lexicon, None, scores), leaves=table).run()
+    assert tied.complete and expected.complete
+    assert expected.best.win != tied.best.win  # the lead matters here
+    show(page, game.board.to_rows(), rack)
+    page.page.click("#cgp-box summary")
+    page.page.fill("#cgp", format_cgp(Position(game.board, game.rack(), None, scores, 0, {"lex": LEXICON})))
+    page.page.click("#cgp-import")
+    page.page.wait_for_function(
+        f"document.querySelector('#lookahead-lead').value === '{scores[0] - scores[1]}'"
+    )
+    page.page.click("#peg-start")
+    answer = wait_done(page, timeout=120_000)
+    assert answer["complete"] and answer["best"] == str(expected.best.move)
+    best = next(c for c in answer["candidates"] if c["best"])
+    assert best["win"] == float(expected.best.win)
+    page.page.fill("#lookahead-lead", "0")
+    assert not page.errors, page.errors
+
+
+def test_pre_endgame_on_two_workers_gives_the_answer_of_one(page: Page, lexicon: Lexicon) -> None:
+    """Shared between the page's worker and a helper (the helper values the candidates it is lent),
+    the pre-endgame's best and every exact figure are the native search's alone. (A position the
+    page's worker does not solve within the second it first runs alone.)"""
+    from gaddag_solver.game.preendgame import PreendgameSearch
+
+    table = Leaves.load(LEXICON, ENGLISH)
+    game = self_played_until(lexicon, table, 11, bag=1)
+    rack = str(game.rack())
+    expected = PreendgameSearch(Game.from_board(game.board, rack, lexicon), leaves=table).run()
+    assert expected.complete
+    show(page, game.board.to_rows(), rack)
+    page.page.fill("#sim-workers", "2")
+    page.page.click("#peg-start")
+    answer = wait_done(page, timeout=120_000)
+    page.page.fill("#sim-workers", "1")
+    status = page.page.text_content("#lookahead-status")
+    assert "on 2 workers" in status and "(exact)" in status, status
+    assert answer["complete"] and answer["best"] == str(expected.best.move)
+    assert 0 < answer["helper_endgames"] < answer["endgames"]
+    native = {str(c.move): c for c in expected.candidates}
+    shown = [c for c in answer["candidates"] if c["status"] == "exact"]
+    assert any(c["best"] and c["win"] == float(expected.best.win) for c in shown)
+    for row in shown:
+        bounds = native[row["move"]]
+        assert float(bounds.win_low) <= row["win"] <= float(bounds.win_high)
+        if bounds.status == "exact":
+            assert row["win"] == float(bounds.win)
+            assert row["wins_with"] == sorted({bag for bag, _r, _w, o in bounds.worlds if o == 1})
+    assert not page.errors, page.errors
+
+
 def test_pre_endgame_estimates_with_three_in_the_bag_as_natively(page: Page, lexicon: Lexicon) -> None:
     """From 3 in the bag the page shows the successive-halving estimate, the native one's to the
     last figure: the same seeded sample of racks, however the steps slice it."""

@@ -686,6 +686,8 @@ def test_two_players_take_turns(browser: object, server: str, native: Solver) ->
         scores = [played[0].score, played[1].score]
         assert [int(page.page.inner_text(f"#player{seat}-score")) for seat in (1, 2)] == scores
         assert page.page.inner_text("#players-turn") == "Player1 to play"
+        # the look-ahead plays for Player1's lead (their score less Player2's)
+        assert page.page.input_value("#lookahead-lead") == str(scores[0] - scores[1])
         last = sorted(
             (int(el["r"]), int(el["c"]))
             for el in page.page.eval_on_selector_all(
@@ -701,6 +703,7 @@ def test_two_players_take_turns(browser: object, server: str, native: Solver) ->
         page.page.click("#undo")
         assert page.page.inner_text("#players-turn") == "Bob to play"
         assert int(page.page.inner_text("#player2-score")) == 0
+        assert page.page.input_value("#lookahead-lead") == str(-scores[0])
         assert page.page.locator("#board .sq.last-move").count() == len(played[0].tiles)
         page.page.click("#redo")
         # kept with the position

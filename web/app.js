@@ -1081,6 +1081,8 @@ async function importCgp() {
     }
   }
   positionChanged();
+  // after the players' standing (reset with the game): the lead is the CGP's scores'
+  $("lookahead-lead").value = String(result.scores[0] - result.scores[1]);
   edits.commit("import", "the import");
   if (lexiconReady) setStatus(message);
 }
@@ -1123,6 +1125,9 @@ const playersPanel = new PlayersPanel({
     saveState();
   },
   events: playedEvents,
+  leadChanged: (points) => {
+    $("lookahead-lead").value = String(points);
+  },
 });
 
 /** Highlight the tiles of the last move played ([] for none), kept with the position. */

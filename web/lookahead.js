@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 const STEP_MS = 150;
 const SIM_ITERATIONS = 2000; // the most a simulation runs (web_api's DEFAULT_ITERATIONS)
 const MAX_ROUND = 4096; // iterations dealt at once when shared among workers
+const SHARE_AFTER_MS = 1000; // a pre-endgame is shared once it has taken this long alone
+const MAX_LENT = 256; // pre-endgame candidates a helper holds at most (preendgame_lent.py's MAX_LENT)
 
 function percent(x) {
   return `${(100 * x).toFixed(1)}%`;
@@ -25,7 +27,7 @@ export class LookAheadPanel {
    * @param {object} hooks request(type, payload) → Promise; position() → the solve request of the
    *   position on the page (lexicon, rules, board, rack, leaves); preview(tiles): show a move's
    *   tiles on the board (null: none); unseenCount() → the tiles unseen (bag + opponent's rack);
-   *   helpers: a HelperPool (helpers.js), for a simulation on several workers.
+   *   helpers: a HelperPool (helpers.js), for a simulation or a pre-endgame on several workers.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -66,7 +68,8 @@ export class LookAheadPanel {
   async start(kind) {
     if (this.kind) return;
     const run = ++this.run;
-    const position = this.hooks.position();
+    const lead = Math.trunc(Number($("lookahead-lead").value) || 0);
+    const position = { ...this.hooks.position(), spread: lead };
     const settings =
       kind === "simulate"
         ? {
@@ -84,15 +87,21 @@ export class LookAheadPanel {
     $("lookahead-rows").replaceChildren();
     const doing = { simulate: "Simulating…", preendgame: "Solving the pre-endgame…", endgame: "Solving the endgame…" };
     this.setStatus(doing[kind]);
-    const workers = kind === "simulate" && this.hooks.helpers ? Math.max(1, Number($("sim-workers").value) || 1) : 1;
+    const shareable = (kind === "simulate" || kind === "preendgame") && this.hooks.helpers;
+    const workers = shareable ? Math.max(1, Number($("sim-workers").value) || 1) : 1;
     try {
-      if (workers > 1) {
+      if (workers > 1 && kind === "simulate") {
         await this.runShared(run, { ...position, ...settings }, workers);
         return;
       }
       this.workers = 1;
       let answer = (await this.hooks.request(kind, { ...position, ...settings, action: "start" })).result;
       this.session = answer.session;
+      // the exact pre-endgame (1 or 2 in the bag) is shared; its estimate from 3 runs on one worker
+      if (workers > 1 && kind === "preendgame" && answer.method === "exact") {
+        await this.runSharedPreendgame(run, { ...position, ...settings }, workers);
+        return;
+      }
       while (run === this.run) {
         answer = (await this.hooks.request(kind, { action: "step", session: this.session, ms: STEP_MS })).result;
         if (run !== this.run) return;
@@ -122,16 +131,7 @@ export class LookAheadPanel {
     const main = (payload) => this.hooks.request("simulate", payload).then((answer) => answer.result);
     const started = await main({ ...request, action: "start" });
     this.session = started.session;
-    // the helpers start together (each boots its own Python the first time); one that cannot
-    // start is left out, and the others share the work
-    const taken = this.hooks.helpers.take(workers - 1);
-    const booted = await Promise.allSettled(taken.map((helper) => helper.request("simulate", { ...request, action: "start" })));
-    const helpers = taken
-      .map((helper, j) => ({ helper, answer: booted[j] }))
-      .filter(({ answer }) => answer.status === "fulfilled")
-      .map(({ helper, answer }) => ({ helper, session: answer.value.result.session }));
-    this.workers = 1 + helpers.length;
-    this.helperSessions = helpers;
+    const helpers = await this.startHelpers(run, "simulate", request, workers);
     let round = 4 * this.workers;
     let done = 0;
     while (run === this.run) {
@@ -161,8 +161,78 @@ export class LookAheadPanel {
     }
   }
 
+  /**
+   * The pre-endgame with 1 or 2 in the bag shared among `workers` workers (docs/preendgame.md,
+   * "Workers"): each helper starts the same search; in each round the page's worker lends root
+   * candidates to the helpers, runs its own step while they value what they hold, then takes
+   * their values back and answers the standing. The best and every exact figure are one worker's.
+   */
+  async runSharedPreendgame(run, request, workers) {
+    const main = (payload) => this.hooks.request("preendgame", { ...payload, session: this.session }).then((answer) => answer.result);
+    // the page's worker steps alone while the helpers boot, and for SHARE_AFTER_MS: most
+    // positions are solved within it, where lending would cost more than it gives
+    const alone = performance.now() + SHARE_AFTER_MS;
+    let helpers = null;
+    const booting = this.startHelpers(run, "preendgame", request, workers).then((booted) => (helpers = booted));
+    booting.catch(() => {});
+    do {
+      const answer = await main({ action: "step", ms: STEP_MS });
+      if (run !== this.run) return;
+      this.standing = answer;
+      this.draw("preendgame", answer);
+      if (answer.done) {
+        this.finish("solved"); // helpers that boot later see the run over and stop
+        return;
+      }
+    } while (helpers === null || performance.now() < alone);
+    // candidates each helper should hold: twice what it finished in its last round (so it is
+    // not left idle, nor holds back the end of a pass for long), more while it runs out
+    const wants = helpers.map(() => 8);
+    while (run === this.run) {
+      const { shares } = await main({ action: "lend", wants });
+      const [, ...answers] = await Promise.all([
+        main({ action: "step", ms: STEP_MS }),
+        ...helpers.map(({ helper, session }, j) =>
+          helper.request("preendgame", { action: "work", session, ...shares[j], ms: STEP_MS }).then((answer) => answer.result),
+        ),
+      ]);
+      answers.forEach((answer, j) => {
+        const starved = answer.held === 0 && shares[j].jobs.length > 0;
+        wants[j] = Math.min(MAX_LENT, Math.max(4, 2 * answer.finished, starved ? 2 * wants[j] : 0));
+      });
+      const answer = await main({ action: "take_back", answers });
+      if (run !== this.run) return;
+      this.standing = answer;
+      this.draw("preendgame", answer);
+      if (answer.done) {
+        this.finish("solved");
+        return;
+      }
+    }
+  }
+
+  /** Helpers started on the same search as the page's worker (each boots its own Python the first
+   * time); one that cannot start is left out, and the others share the work. None when the run
+   * was stopped meanwhile (their sessions are stopped too). */
+  async startHelpers(run, kind, request, workers) {
+    const taken = this.hooks.helpers.take(workers - 1);
+    const booted = await Promise.allSettled(taken.map((helper) => helper.request(kind, { ...request, action: "start" })));
+    const helpers = taken
+      .map((helper, j) => ({ helper, answer: booted[j] }))
+      .filter(({ answer }) => answer.status === "fulfilled")
+      .map(({ helper, answer }) => ({ helper, session: answer.value.result.session }));
+    if (run !== this.run) {
+      stopSessions(kind, helpers);
+      return [];
+    }
+    this.workers = 1 + helpers.length;
+    this.helperSessions = { kind, helpers };
+    return helpers;
+  }
+
   stopHelpers() {
-    for (const { helper, session } of this.helperSessions || []) helper.request("simulate", { action: "stop", session }).catch(() => {});
+    const { kind, helpers } = this.helperSessions || { helpers: [] };
+    stopSessions(kind, helpers);
     this.helperSessions = null;
   }
 
@@ -191,7 +261,8 @@ export class LookAheadPanel {
     if (answer.worlds !== undefined) {
       const best = answer.candidates.find((c) => c.best);
       const lead = best ? `best ${best.move} wins ${percent(best.win)}` : "no move valued in every case yet";
-      return `${lead}${answer.complete ? " (exact)" : ""}; ${answer.bag} in the bag, ${answer.worlds} racks the opponent may hold, ${answer.ruled_out} of ${answer.count} moves ruled out`;
+      const shared = this.workers > 1 ? ` on ${this.workers} workers` : "";
+      return `${lead}${answer.complete ? " (exact)" : ""}; ${answer.bag} in the bag, ${answer.worlds} racks the opponent may hold, ${answer.ruled_out} of ${answer.count} moves ruled out${shared}`;
     }
     if (answer.candidates) {
       const left = answer.candidates.filter((c) => !c.dropped).length;
@@ -280,6 +351,10 @@ export class LookAheadPanel {
 }
 
 /** `items` cut into `parts` runs in order, as even as can be (the first ones one longer). */
+function stopSessions(kind, helpers) {
+  for (const { helper, session } of helpers) helper.request(kind, { action: "stop", session }).catch(() => {});
+}
+
 function split(items, parts) {
   const out = [];
   let at = 0;

@@ -16,7 +16,8 @@ export function standings(events) {
 export class PlayersPanel {
   /**
    * @param {object} hooks names() → the two names saved; setNames([a, b]) saves them;
-   *   events() → the moves played here
+   *   events() → the moves played here; leadChanged(points): the player to move's lead over
+   *   the other changed (a move played, undone or the game reset)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -49,5 +50,10 @@ export class PlayersPanel {
       this.seats[seat].setAttribute("aria-current", seat === next ? "true" : "false");
     });
     this.turn.textContent = `${names[next]} to play`;
+    const lead = scores[next] - scores[1 - next];
+    if (lead !== this.lead) {
+      this.lead = lead;
+      this.hooks.leadChanged?.(lead);
+    }
   }
 }

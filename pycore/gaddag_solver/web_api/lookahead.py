@@ -18,7 +18,7 @@ from ..game.best import INFER_RACKS
 from ..game.endgame import EndgameError, EndgameSearch
 from ..game.infer import Inference, InferenceError, infer_written
 from ..game.play import Game, GameError
-from ..game.preendgame import PreendgameError, PreendgameSearch
+from ..game.preendgame import PreendgameError, PreendgameResult, PreendgameSearch
 from ..game.simulate import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONFIDENCE,
@@ -27,6 +27,7 @@ from ..game.simulate import (
     Simulation,
     SimulationError,
 )
+from ..limits import score_problem
 from ..rack import RackError
 from ..rules import Rules
 from ._base import ApiError, _board, _error, _placed, _rack, _whole
@@ -48,10 +49,22 @@ def _look_ahead_game(request: dict[str, Any]) -> tuple[Game, Rules, Leaves | Non
     board = _board(request.get("board"), rules)
     rack = _rack(request.get("rack"), rules)
     opponent = request.get("opponent_rack")
+    lead = _lead(request.get("spread", 0))
+    scores = (lead, 0) if lead >= 0 else (0, -lead)
     try:
-        return Game.from_board(board, rack, solver.lexicon, opponent or None), rules, table
+        return Game.from_board(board, rack, solver.lexicon, opponent or None, scores), rules, table
     except (GameError, RackError) as exc:
         raise ApiError(str(exc), "board") from None
+
+
+def _lead(spread: object) -> int:
+    """The points the player to move is ahead (negative: behind): what a win depends on."""
+    if isinstance(spread, bool) or not isinstance(spread, int):
+        raise ApiError(f"the lead must be a whole number of points, not {spread!r}", "spread")
+    problem = score_problem(spread, "the lead")
+    if problem:
+        raise ApiError(problem, "spread")
+    return spread
 
 
 def _session_number(request: dict[str, Any]) -> int:
@@ -292,38 +305,82 @@ def preendgame(request: dict[str, Any]) -> dict[str, Any]:
             search = PreendgameSearch(game, leaves=table)
         except PreendgameError as exc:
             raise ApiError(str(exc), "board") from None
-        return {"session": _keep(search), "done": False, "candidates": [], "complete": False}
+        started = {"done": False, "candidates": [], "complete": False, "method": search.method}
+        return {"session": _keep(search), **started}
 
     def step(search: PreendgameSearch, seconds: float) -> dict[str, Any]:
-        result = search.run(time_limit=seconds)
-        candidates = result.candidates
-        if result.method == "halving":  # the estimates: those still in the running, then the longest kept
-            shown = [i for i, c in enumerate(candidates) if c.estimate is not None]
-            shown.sort(key=lambda i: (candidates[i].status != "estimated", -candidates[i].worlds_valued,
-                                      -(candidates[i].estimate or 0), i))  # fmt: skip
-        else:
-            shown = sorted(
-                (i for i, c in enumerate(candidates) if c.status != "ruled out"),
-                key=lambda i: (candidates[i].status != "exact", -candidates[i].win_high, i),
-            )
-        rows = []
-        for i in shown[:PREENDGAME_ROWS]:
-            c = candidates[i]
-            rows.append({
-                "move": str(c.move), "placed": _placed(c.move), "kind": c.move.kind, "status": c.status,
-                "best": i == result.best_index, "win": None if c.win is None else float(c.win),
-                "win_low": float(c.win_low), "win_high": float(c.win_high),
-                "estimate": None if c.estimate is None else float(c.estimate),
-                "worlds_valued": c.worlds_valued,
-                "wins_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 1}),
-                "loses_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 0}),
-            })  # fmt: skip
-        ruled = sum(1 for c in candidates if c.status == "ruled out")
-        return {
-            "candidates": rows, "complete": result.complete, "done": result.complete, "bag": result.bag,
-            "method": result.method, "worlds": result.worlds, "count": len(candidates), "ruled_out": ruled,
-            "endgames": result.endgames, "nodes": result.nodes, "elapsed": result.elapsed,
-            "best": None if result.best_index is None else str(result.best.move),
-        }  # fmt: skip
+        return _peg_standing(search.run(time_limit=seconds))
 
+    if request.get("action") in PEG_SHARED_ACTIONS:
+        try:
+            return _peg_shared(request, _session(request, PreendgameSearch))
+        except ApiError as exc:
+            return _error(exc.message, exc.field)
     return _stepped(request, PreendgameSearch, start, step)
+
+
+PEG_SHARED_ACTIONS = ("lend", "work", "take_back")
+
+
+def _peg_shared(request: dict[str, Any], search: PreendgameSearch) -> dict[str, Any]:
+    """The pre-endgame shared among workers (docs/preendgame.md, "Workers"). On the page's worker:
+    ``lend`` (``wants``: how many candidates each helper should hold) answers a share per helper,
+    ``take_back`` (``answers``: the helpers' answers, in the order of the shares) records them and
+    answers the standing, as a step does. On a helper: ``work`` (a share: ``jobs``, ``slack``;
+    ``ms``) values what it holds for about that long and answers what it found."""
+    action = request["action"]
+    try:
+        if action == "lend":
+            wants = request.get("wants")
+            whole = isinstance(wants, list) and all(type(w) is int for w in wants)
+            if not whole:
+                raise ApiError(f"wants must be a list of whole numbers, not {wants!r}", "request")
+            return {"shares": search.lend(wants)}
+        if action == "work":
+            jobs, slack = request.get("jobs", []), request.get("slack", {})
+            listed = isinstance(jobs, list) and all(isinstance(job, dict) for job in jobs)
+            if not listed or not isinstance(slack, dict):
+                raise ApiError("a share is a list of jobs and a slack by candidate", "request")
+            return search.work_lent(jobs, slack, _step_seconds(request))
+        answers = request.get("answers")
+        if not isinstance(answers, list) or not all(isinstance(answer, dict) for answer in answers):
+            raise ApiError(f"answers must be the helpers' answers, not {answers!r}", "request")
+        for helper, answer in enumerate(answers):
+            search.take_back(helper, answer)
+        standing = _peg_standing(search.standing())
+        return {"session": request["session"], **standing, "helper_endgames": search.lent_endgames}
+    except PreendgameError as exc:
+        raise ApiError(str(exc), "request") from None
+
+
+def _peg_standing(result: PreendgameResult) -> dict[str, Any]:
+    """What a pre-endgame step answers (:func:`preendgame`)."""
+    candidates = result.candidates
+    if result.method == "halving":  # the estimates: those still in the running, then the longest kept
+        shown = [i for i, c in enumerate(candidates) if c.estimate is not None]
+        shown.sort(key=lambda i: (candidates[i].status != "estimated", -candidates[i].worlds_valued,
+                                  -(candidates[i].estimate or 0), i))  # fmt: skip
+    else:
+        shown = sorted(
+            (i for i, c in enumerate(candidates) if c.status != "ruled out"),
+            key=lambda i: (candidates[i].status != "exact", -candidates[i].win_high, i),
+        )
+    rows = []
+    for i in shown[:PREENDGAME_ROWS]:
+        c = candidates[i]
+        rows.append({
+            "move": str(c.move), "placed": _placed(c.move), "kind": c.move.kind, "status": c.status,
+            "best": i == result.best_index, "win": None if c.win is None else float(c.win),
+            "win_low": float(c.win_low), "win_high": float(c.win_high),
+            "estimate": None if c.estimate is None else float(c.estimate),
+            "worlds_valued": c.worlds_valued,
+            "wins_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 1}),
+            "loses_with": sorted({bag for bag, _r, _w, o in c.worlds if o == 0}),
+        })  # fmt: skip
+    ruled = sum(1 for c in candidates if c.status == "ruled out")
+    return {
+        "candidates": rows, "complete": result.complete, "done": result.complete, "bag": result.bag,
+        "method": result.method, "worlds": result.worlds, "count": len(candidates), "ruled_out": ruled,
+        "endgames": result.endgames, "nodes": result.nodes, "elapsed": result.elapsed,
+        "best": None if result.best_index is None else str(result.best.move),
+    }  # fmt: skip
