@@ -173,42 +173,29 @@ def print_magpie(
 
 def page(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from chromium import launch
-    from playwright.sync_api import sync_playwright
-    from static_server import static_server
-    from web_figures import SITE, build_site, set_position
+    from web_figures import set_position, site_tab
 
     lexicon, leaves = load(args.lexicon)
     game = positions(lexicon, leaves, 1, args.seed)[0]
     rows, rack = game.board.to_rows(), str(game.rack())
-    build_site()
     standings = []
-    with static_server(SITE) as url, sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            tab.goto(url)
-            tab.wait_for_selector("body[data-ready]", timeout=120_000)
-            set_position(tab, rows, rack)
-            tab.click("#lookahead-box summary")
-            cores = tab.evaluate("navigator.hardwareConcurrency")
-            for workers in (int(n) for n in args.threads.split(",")):
-                tab.fill("#sim-candidates", "15")
-                tab.fill("#sim-plies", str(args.plies))
-                tab.fill("#sim-confidence", "0")  # none dropped: every candidate simulated until stopped
-                tab.fill("#sim-workers", str(workers))
-                tab.click("#sim-start")
-                tab.wait_for_function(
-                    "() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000
-                )
-                time.sleep(args.seconds)
-                if tab.is_visible("#lookahead-stop"):  # else it ran its 2000 iterations already
-                    tab.click("#lookahead-stop")
-                tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
-                standings.append((workers, tab.evaluate("window.gaddag.lookAhead()")))
-                print(f"{workers} worker(s): {tab.text_content('#lookahead-status')}", file=sys.stderr)
-        finally:
-            browser.close()
+    with site_tab() as tab:
+        set_position(tab, rows, rack)
+        tab.click("#lookahead-box summary")
+        cores = tab.evaluate("navigator.hardwareConcurrency")
+        for workers in (int(n) for n in args.threads.split(",")):
+            tab.fill("#sim-candidates", "15")
+            tab.fill("#sim-plies", str(args.plies))
+            tab.fill("#sim-confidence", "0")  # none dropped: every candidate simulated until stopped
+            tab.fill("#sim-workers", str(workers))
+            tab.click("#sim-start")
+            tab.wait_for_function("() => (window.gaddag.lookAhead()?.iterations || 0) > 0", timeout=120_000)
+            time.sleep(args.seconds)
+            if tab.is_visible("#lookahead-stop"):  # else it ran its 2000 iterations already
+                tab.click("#lookahead-stop")
+            tab.wait_for_function("() => !document.querySelector('#lookahead').hasAttribute('aria-busy')")
+            standings.append((workers, tab.evaluate("window.gaddag.lookAhead()")))
+            print(f"{workers} worker(s): {tab.text_content('#lookahead-status')}", file=sys.stderr)
     iterations = standings[0][1]["iterations"]
     native = Simulation(
         Game.from_board(game.board, rack, lexicon), leaves=leaves, plies=args.plies, confidence=0, seed=1

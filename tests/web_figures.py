@@ -54,12 +54,14 @@ beside the same measurement natively (cffi).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,23 @@ def build_site() -> None:
     import build_site as builder
 
     builder.build(SITE)
+
+
+@contextlib.contextmanager
+def site_tab(width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """The site built, served and open in a Chromium tab, ready to solve (for the benchmarks)."""
+    from playwright.sync_api import sync_playwright
+
+    build_site()
+    with static_server(SITE) as url, sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            tab = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            tab.goto(url)
+            tab.wait_for_selector("body[data-ready]", timeout=120_000)
+            yield tab
+        finally:
+            browser.close()
 
 
 def cold_load(browser: Any, url: str) -> dict[str, Any]:
