@@ -172,3 +172,38 @@ def one_slice_a_call():  # type: ignore[no-untyped-def]
             raise preendgame_module._Interrupted
 
     return check
+
+
+def test_a_later_pass_lends_a_helper_the_worlds_it_went_over_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budgets of one and 300 positions: the worlds a helper found over a pass's budget are lent
+    to it again in the next pass, and no others (only the first pass lends new candidates); a
+    dealer that stops lending takes them back and ends alone, with the answer of one search."""
+    checked = 0
+    for game in preendgames(2, range(60))[:3]:
+        alone = PreendgameSearch(game).run()
+        monkeypatch.setattr(preendgame_module, "WORLD_BUDGETS", (1, 300))
+        for stop_lending in (False, True):
+            search, helper = PreendgameSearch(game), PreendgameSearch(game)
+            went_over: dict[int, set[tuple[int, int]]] = {}
+            result = search.run(time_limit=0.0)
+            while not result.complete:
+                if stop_lending and search._pass > 1:
+                    search.lend([])  # no helper now: what it was to be lent again is the dealer's
+                    result = search.run()
+                    assert not search._lent
+                    break
+                step = search._pass
+                share = search.lend([4])[0]
+                for job in share["jobs"]:
+                    if step > 1:
+                        assert {(job["index"], k) for k in job["worlds"]} <= went_over[step - 1]
+                        checked += 1
+                answer = helper.work_lent(share["jobs"], share["slack"], 0.005)
+                result = search.run(time_limit=0.005)
+                went_over.setdefault(step, set()).update(map(tuple, answer["over"]))
+                search.take_back(0, answer)
+                if not result.complete:
+                    result = search.run(time_limit=0.005)
+            same_answer(alone, result)
+        monkeypatch.undo()
+    assert checked > 0

@@ -539,6 +539,7 @@ class PreendgameSearch(ThreadedRoot, LentRoot):
                 self._next = 0
                 self._skipped.clear()
                 self._spent.clear()
+                self._lend_again()
         except _Interrupted:
             reason = "stopped" if self._stop else "time"
         return self._result(reason, started, final=True)

@@ -57,6 +57,10 @@ class LentRoot:
     def _init_lent(self) -> None:
         self._lent: dict[tuple[int, bytes], int] = {}  # (candidate, world) → the helper holding it
         self._lent_counts = [0, 0]  # nodes and endgames the helpers searched
+        self._went_over: dict[tuple[int, bytes], int] = {}  # (candidate, world) → the helper that
+        # found it over this pass's budget: lent to it again in the next pass
+        self._to_send: dict[int, list[tuple[int, int]]] = {}  # helper → (candidate, world number)
+        # lent to it again, not yet sent
         # a helper's: (candidate, world, budget, positions taken of it in earlier rounds)
         self._queue: list[tuple[int, int, int, int]] = []
         self._slack: dict[int, tuple[Fraction, bool]] = {}  # a helper's: candidate → slack, ties lose
@@ -74,11 +78,20 @@ class LentRoot:
         worlds) and the pass's budget; and each held candidate's slack (:meth:`work_lent`)."""
         if self._halving is not None:
             raise PreendgameError("an estimate from 3 in the bag is not shared: it runs on one worker")
-        held = [{i for (i, _w), h in self._lent.items() if h == helper} for helper in range(len(wants))]
         shares: list[dict[str, Any]] = []
         with self._lock:
+            for helper in [h for h in self._to_send if h >= len(wants)]:  # no such helper now
+                for index, k in self._to_send.pop(helper):
+                    taken = (index, self._root_worlds[k].opponent)
+                    del self._lent[taken]
+                    self._valuing.discard(taken)
+            held = [{i for (i, _w), h in self._lent.items() if h == helper} for helper in range(len(wants))]
             for helper, want in enumerate(wants):
                 jobs = []
+                again: dict[int, list[int]] = {}
+                for index, k in self._to_send.pop(helper, []):
+                    again.setdefault(index, []).append(k)
+                jobs += [{"index": i, "worlds": w, "budget": self._pass_budget()} for i, w in again.items()]
                 while len(held[helper]) < min(max(want, 0), MAX_LENT) and not self._passes_done():
                     index = self._untaken()
                     if index is None:
@@ -100,12 +113,26 @@ class LentRoot:
                 shares.append({"jobs": jobs, "slack": slack})
         return shares
 
+    def _lend_again(self) -> None:
+        """At the start of a pass: each world a helper found over the last pass's budget is lent
+        to it again (its tables hold what it began), sent with the next shares."""
+        with self._lock:
+            numbers = {world.opponent: k for k, world in enumerate(self._root_worlds)}
+            for (index, opponent), helper in sorted(self._went_over.items()):
+                root = self._root[index]
+                if root.status == PENDING and opponent not in root.values:
+                    self._lent[(index, opponent)] = helper
+                    self._valuing.add((index, opponent))
+                    self._to_send.setdefault(helper, []).append((index, numbers[opponent]))
+            self._went_over.clear()
+
     def _untaken(self) -> int | None:
         """The next candidate of the first pass no one has taken, still in the running. Under
-        the lock. Only the first pass lends: a later pass values the worlds that took the most,
-        and its endgame tables hold what was begun on them, so the dealer keeps them (lent to a
-        helper's cold tables, a world of millions of positions would start again); as it keeps a
-        candidate its step was cut short in."""
+        the lock. Only the first pass lends new candidates: a later pass values the worlds that
+        took the most, and the endgame tables of whoever began one hold that work (lent to a
+        helper's cold tables, a world of millions of positions would start again), so each goes
+        back to the one that began it (:meth:`_lend_again`); the dealer keeps a candidate its
+        step was cut short in."""
         if self._pass > 1:
             return None
         while self._next < len(self._root):
@@ -133,7 +160,9 @@ class LentRoot:
             touched.add(i)
         with self._lock:
             for i, k in over:
-                self._skipped.add((i, self._lent_world(helper, i, k).opponent))
+                taken = (i, self._lent_world(helper, i, k).opponent)
+                self._skipped.add(taken)
+                self._went_over[taken] = helper
                 touched.add(i)
             for i, k in dropped:
                 self._lent_world(helper, i, k)
