@@ -9,7 +9,8 @@ for its next round (its tables hold the work it began), and before each world ch
 candidate's *slack*: how far its best possible outcome, as the dealer knew it when the round
 began, less what the helper has found since, stands above the figure it must beat. A candidate
 without slack is ruled out: the dealer, knowing at least as much, rules it out too. A pass of the
-dealer's does not end while a helper holds work of it.
+dealer's does not end while a helper holds work of it. New candidates are lent in the first pass
+only; in a later pass a helper is lent again the worlds it found over the last pass's budget.
 
 So, as with threads, the best and every exact figure are those of one search; which candidates
 end exact rather than ruled out may differ. PreendgameSearch takes these methods from LentRoot.
