@@ -390,3 +390,16 @@ def test_batch_options_without_batch_are_usage_errors(option: str, value: str, t
     result = run_cli("review", str(game), option, value)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"error: {option} is an option of --batch (one game's review is printed)\n"
+
+
+@pytest.mark.parametrize("kind", ["simulate", "preendgame", "endgame"])
+def test_a_lead_that_is_no_score_is_refused(page_lexicon: str, kind: str) -> None:
+    request = {"lexicon": page_lexicon, "rules": "english", "board": ["." * 15] * 15, "rack": "CAT"}
+    for spread, said in (
+        ("12", "the lead must be a whole number of points, not '12'"),
+        (True, "the lead must be a whole number of points, not True"),
+        (2.5, "the lead must be a whole number of points, not 2.5"),
+        (-(10**7), "the lead -10000000 is out of range"),
+    ):
+        answer = page_call(kind, {**request, "action": "start", "spread": spread})
+        assert answer["field"] == "spread" and answer["error"].startswith(said), answer

@@ -424,6 +424,18 @@ def test_cgp_errors_and_unchecked_export() -> None:
     assert web_api.format_cgp({"board": ["." * 15] * 15, "rack": "A9", "rules": "english"})["field"] == "rack"
     wrong = web_api.format_cgp({"board": ["1" * 15] * 15, "rack": "", "rules": "english"})
     assert wrong["field"] == "board" and "A1" in wrong["error"]
+    # the scores, the player to move's first, go out as they came in
+    line = "Q14/" + "/".join(["15"] * 14) + " AB/ 352/-7 0"
+    parsed = web_api.parse_cgp({"cgp": line, "rules": "english"})
+    assert parsed["scores"] == [352, -7]
+    request = {"board": parsed["board"], "rack": parsed["rack"], "rules": "english"}
+    request["scores"] = parsed["scores"]
+    assert web_api.format_cgp(request)["cgp"] == line
+    for scores in ([1], [1, "2"], [True, 0], "0/0"):
+        refused = web_api.format_cgp({**request, "scores": scores})
+        assert refused["error"].startswith("scores must be two whole")
+    beyond = web_api.format_cgp({**request, "scores": [0, 10**7]})
+    assert beyond["field"] == "request" and "the opponent's score 10000000 is out of range" in beyond["error"]
 
 
 # ---- the worker's door and the benchmark --------------------------------------------------------

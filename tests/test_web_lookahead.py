@@ -237,6 +237,10 @@ def test_pre_endgame_plays_for_the_lead_of_an_imported_position(page: Page, lexi
     page.page.wait_for_function(
         f"document.querySelector('#lookahead-lead').value === '{scores[0] - scores[1]}'"
     )
+    # the players start from the CGP's scores, and an export writes them back
+    assert [int(page.page.inner_text(f"#player{seat}-score")) for seat in (1, 2)] == list(scores)
+    page.page.click("#cgp-export")
+    page.page.wait_for_function(f"document.querySelector('#cgp').value.includes(' {scores[0]}/{scores[1]} ')")
     page.page.click("#peg-start")
     answer = wait_done(page, timeout=120_000)
     assert answer["complete"] and answer["best"] == str(expected.best.move)

@@ -980,8 +980,9 @@ function recordPlay(list, index, rackBefore) {
   saveState();
 }
 
-function resetGame() {
-  state.game = { rules: rules.name, events: [] };
+/** A new game here, from `start`: the two players' scores (those of an imported position). */
+function resetGame(start = [0, 0]) {
+  state.game = { rules: rules.name, events: [], start };
   setLastMove([]);
   saveState();
 }
@@ -1053,7 +1054,7 @@ async function importCgp() {
     return;
   }
   const { result } = answer;
-  resetGame();
+  resetGame(result.scores);
   board.setRows(result.board);
   $("rack").value = result.rack;
   state.rack = result.rack;
@@ -1081,7 +1082,7 @@ async function importCgp() {
     }
   }
   positionChanged();
-  // after the players' standing (reset with the game): the lead is the CGP's scores'
+  // the players' standing gives it too, unless it was the lead before (the field may be edited)
   $("lookahead-lead").value = String(result.scores[0] - result.scores[1]);
   edits.commit("import", "the import");
   if (lexiconReady) setStatus(message);
@@ -1095,6 +1096,7 @@ async function exportCgp() {
       rack: $("rack").value,
       rules: rules.name,
       lexicon: lexicon || "",
+      scores: playersPanel.scoresToMove(),
     });
     const box = $("cgp");
     box.value = result.cgp;
@@ -1125,6 +1127,7 @@ const playersPanel = new PlayersPanel({
     saveState();
   },
   events: playedEvents,
+  start: () => (state.game?.rules === rules.name && state.game.start) || [0, 0],
   leadChanged: (points) => {
     $("lookahead-lead").value = String(points);
   },

@@ -350,11 +350,12 @@ export class LookAheadPanel {
   }
 }
 
-/** `items` cut into `parts` runs in order, as even as can be (the first ones one longer). */
+/** Stop helpers' sessions of a look-ahead of `kind`, not waiting for their answers. */
 function stopSessions(kind, helpers) {
   for (const { helper, session } of helpers) helper.request(kind, { action: "stop", session }).catch(() => {});
 }
 
+/** `items` cut into `parts` runs in order, as even as can be (the first ones one longer). */
 function split(items, parts) {
   const out = [];
   let at = 0;

@@ -10,6 +10,7 @@ from ..board_words import board_words
 from ..formats.cgp import Position
 from ..formats.cgp import format_cgp as _format_cgp
 from ..formats.cgp import parse_cgp as _parse_cgp
+from ..limits import score_problem
 from ..rack import Rack, RackError
 from ..rules import Rules
 from ..unseen import unseen
@@ -85,12 +86,21 @@ def parse_cgp(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def format_cgp(request: dict[str, Any]) -> dict[str, Any]:
-    """``{"board": rows, "rack": text, "rules": name, "lexicon": name}`` → ``{"cgp": line}``.
-    The board need not be a legal position yet (floating tiles are exported as they are)."""
+    """``{"board": rows, "rack": text, "rules": name, "lexicon": name, "scores": [the player
+    to move's, the opponent's] (default 0, 0)}`` → ``{"cgp": line}``. The board need not be a
+    legal position yet (floating tiles are exported as they are)."""
     try:
         rules, board, rack = _position_being_edited(request)
         lexicon = request.get("lexicon")
         opcodes = {"lex": lexicon} if isinstance(lexicon, str) and lexicon else {}
-        return {"cgp": _format_cgp(Position(board, rack, None, (0, 0), 0, opcodes))}
+        scores = request.get("scores", [0, 0])
+        whole = isinstance(scores, list) and len(scores) == 2
+        if not whole or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+            raise ApiError(f"scores must be two whole numbers, not {scores!r}", "request")
+        for score, which in zip(scores, ("the player to move's score", "the opponent's score"), strict=True):
+            problem = score_problem(score, which)
+            if problem:
+                raise ApiError(problem, "request")
+        return {"cgp": _format_cgp(Position(board, rack, None, (scores[0], scores[1]), 0, opcodes))}
     except ApiError as exc:
         return _error(exc.message, exc.field)
