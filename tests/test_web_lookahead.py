@@ -163,6 +163,19 @@ def test_endgame_shows_the_exact_line(page: Page, lexicon: Lexicon) -> None:
     assert [m["move"] for m in answer["line"]] == [str(m) for m in expected.line]
     assert page.page.locator("#lookahead-rows tr").count() == len(expected.line)
     assert "exact" in page.page.text_content("#lookahead-status")
+    # told with the lead, the game's outcome: behind by the value, a tie; by one more, a loss
+    for lead, outcome in (
+        (-expected.value, "a tie"),
+        (-expected.value - 1, "a loss"),
+        (1 - expected.value, "a win"),
+    ):
+        page.page.fill("#lookahead-lead", str(lead))
+        page.page.click("#endgame-start")
+        wait_done(page)
+        final = lead + expected.value
+        said = f"with a lead of {lead:+d} the game ends {final:+d}: {outcome}"
+        assert said in page.page.text_content("#lookahead-status")
+    page.page.fill("#lookahead-lead", "0")
     # the header names every column (issue 26, item 11: "Who" and "Move" were visually hidden)
     head = page.page.locator("#lookahead-head th")
     assert head.all_inner_texts() == ["#", "Who", "Move"]

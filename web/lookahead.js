@@ -69,6 +69,7 @@ export class LookAheadPanel {
     if (this.kind) return;
     const run = ++this.run;
     const lead = Math.trunc(Number($("lookahead-lead").value) || 0);
+    this.lead = lead; // what the endgame's outcome is told with
     const position = { ...this.hooks.position(), spread: lead };
     const settings =
       kind === "simulate"
@@ -272,7 +273,12 @@ export class LookAheadPanel {
     }
     if (!answer.depth) return "";
     const how = answer.complete ? "exact" : `depth ${answer.depth}, not proven yet`;
-    return `value ${answer.value >= 0 ? "+" : ""}${answer.value} (${how}), ${answer.nodes.toLocaleString("en")} positions`;
+    const points = (x) => `${x >= 0 ? "+" : ""}${x}`;
+    const found = `value ${points(answer.value)} (${how}), ${answer.nodes.toLocaleString("en")} positions`;
+    if (!answer.complete) return found;
+    const end = (this.lead || 0) + answer.value;
+    const outcome = end > 0 ? "a win" : end < 0 ? "a loss" : "a tie";
+    return `${found}; with a lead of ${points(this.lead || 0)} the game ends ${points(end)}: ${outcome}`;
   }
 
   draw(kind, answer) {
