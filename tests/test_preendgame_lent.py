@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from gaddag_solver.game import preendgame as preendgame_module
+from gaddag_solver.game import preendgame_lent
 from gaddag_solver.game.preendgame import PreendgameError, PreendgameResult, PreendgameSearch
 from test_preendgame import preendgames
 from test_preendgame_threads import same_answer
@@ -175,9 +176,9 @@ def one_slice_a_call():  # type: ignore[no-untyped-def]
 
 
 def test_a_later_pass_lends_a_helper_the_worlds_it_went_over_with(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Budgets of one and 300 positions: the worlds a helper found over a pass's budget are lent
-    to it again in the next pass, and no others (only the first pass lends new candidates); a
-    dealer that stops lending takes them back and ends alone, with the answer of one search."""
+    """Budgets of one and 300 positions: the worlds a helper found over the second pass's budget
+    are lent to it again in the last pass, and no others (only the first two lend any candidate);
+    a dealer that stops lending takes them back and ends alone, with the answer of one search."""
     checked = 0
     for game in preendgames(2, range(60))[:3]:
         alone = PreendgameSearch(game).run()
@@ -195,7 +196,7 @@ def test_a_later_pass_lends_a_helper_the_worlds_it_went_over_with(monkeypatch: p
                 step = search._pass
                 share = search.lend([4])[0]
                 for job in share["jobs"]:
-                    if step > 1:
+                    if step > preendgame_lent.LEND_PASSES:
                         assert {(job["index"], k) for k in job["worlds"]} <= went_over[step - 1]
                         checked += 1
                 answer = helper.work_lent(share["jobs"], share["slack"], 0.005)
@@ -207,3 +208,36 @@ def test_a_later_pass_lends_a_helper_the_worlds_it_went_over_with(monkeypatch: p
             same_answer(alone, result)
         monkeypatch.undo()
     assert checked > 0
+
+
+def test_a_helper_is_lent_half_the_worlds_of_the_candidate_the_dealer_was_cut_short_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The dealer's step ends inside a candidate's costly world: the next share lends a helper
+    the later half of that candidate's other free worlds (the one begun stays with the dealer),
+    before any new candidate; shared so, the answer is one search's."""
+    game = preendgames(1, range(60))[0]
+    alone = PreendgameSearch(game).run()
+    nodes, index, k = costliest_world(game)
+    search = PreendgameSearch(game, slice_nodes=nodes // 10)
+    search._local.context = search._contexts[0]
+    monkeypatch.setattr(search, "_check_clock", one_slice_a_call())
+    search._next = index + 1  # the candidates before it are someone else's
+    search._active.append(index)
+    with pytest.raises(preendgame_module._Interrupted):
+        while True:
+            search._value_root(index, 2 * nodes)
+    search._active.remove(index)
+    search._retry.append(index)
+    begun = [w for w in search._root_worlds if (index, w.opponent) in search._spent]
+    assert len(begun) == 1
+    free = [w for w in search._free_worlds(index) if w not in begun]
+    share = search.lend([4])[0]
+    first = share["jobs"][0]
+    assert first["index"] == index
+    assert first["worlds"] == [search._root_worlds.index(w) for w in free[len(free) // 2 :]]
+    monkeypatch.undo()
+    helper = PreendgameSearch(game)
+    search.take_back(0, helper.work_lent(share["jobs"], share["slack"], 60.0))
+    result, _valued = shared(search, [helper], 0.01)
+    same_answer(alone, result)

@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 const STEP_MS = 150;
 const SIM_ITERATIONS = 2000; // the most a simulation runs (web_api's DEFAULT_ITERATIONS)
 const MAX_ROUND = 4096; // iterations dealt at once when shared among workers
-const SHARE_AFTER_MS = 1000; // a pre-endgame is shared once it has taken this long alone
+const SHARE_AFTER_MS = 300; // a pre-endgame is shared once it has taken this long alone
 const MAX_LENT = 256; // pre-endgame candidates a helper holds at most (preendgame_lent.py's MAX_LENT)
 
 function percent(x) {

@@ -9,8 +9,8 @@ for its next round (its tables hold the work it began), and before each world ch
 candidate's *slack*: how far its best possible outcome, as the dealer knew it when the round
 began, less what the helper has found since, stands above the figure it must beat. A candidate
 without slack is ruled out: the dealer, knowing at least as much, rules it out too. A pass of the
-dealer's does not end while a helper holds work of it. New candidates are lent in the first pass
-only; in a later pass a helper is lent again the worlds it found over the last pass's budget.
+dealer's does not end while a helper holds work of it. Any candidate is lent in the first two
+passes; in a later pass a helper is lent again the worlds it found over the last pass's budget.
 
 So, as with threads, the best and every exact figure are those of one search; which candidates
 end exact rather than ruled out may differ. PreendgameSearch takes these methods from LentRoot.
@@ -26,6 +26,7 @@ from .. import _core_api as core
 from .preendgame_model import PENDING, PreendgameError, World, _Interrupted, _OverBudget
 
 MAX_LENT = 256  # candidates a helper may hold at once
+LEND_PASSES = 2  # the passes that lend any candidate; later ones lend a helper what it began
 
 
 def fraction_text(value: Fraction) -> str:
@@ -52,6 +53,7 @@ class LentRoot:
     _retry: list[int]
     _valuing: set[tuple[int, bytes]]
     _skipped: set[tuple[int, bytes]]
+    _spent: dict[tuple[int, bytes], int]
     _deadline: float | None
     _stop: bool
 
@@ -93,18 +95,26 @@ class LentRoot:
                 for index, k in self._to_send.pop(helper, []):
                     again.setdefault(index, []).append(k)
                 jobs += [{"index": i, "worlds": w, "budget": self._pass_budget()} for i, w in again.items()]
-                while len(held[helper]) < min(max(want, 0), MAX_LENT) and not self._passes_done():
-                    index = self._untaken()
-                    if index is None:
-                        break
-                    worlds = []
-                    for world in list(self._free_worlds(index)):
+                wanted = min(max(want, 0), MAX_LENT)
+                index = self._halved() if wanted else None  # first half the worlds of one the
+                # dealer is valuing (its costly worlds would keep the pass waiting), then new ones
+                while index is not None or (len(held[helper]) < wanted and not self._passes_done()):
+                    if index is not None:
+                        free = [w for w in self._free_worlds(index) if (index, w.opponent) not in self._spent]
+                        lent = free[len(free) // 2 :]
+                    else:
+                        index = self._untaken()
+                        if index is None:
+                            break
+                        lent = list(self._free_worlds(index))
+                    for world in lent:
                         self._valuing.add((index, world.opponent))
                         self._lent[(index, world.opponent)] = helper
-                        worlds.append(self._root_worlds.index(world))
-                    if worlds:
+                    if lent:
+                        worlds = [self._root_worlds.index(world) for world in lent]
                         jobs.append({"index": index, "worlds": worlds, "budget": self._pass_budget()})
                         held[helper].add(index)
+                    index = None
                 slack = {}
                 for index in sorted(held[helper]):
                     root = self._root[index]
@@ -127,14 +137,30 @@ class LentRoot:
                     self._to_send.setdefault(helper, []).append((index, numbers[opponent]))
             self._went_over.clear()
 
+    def _halved(self) -> int | None:
+        """A candidate the dealer's step was cut short in (it goes on with it next step) with
+        worlds free besides the one it began, in the passes that lend: half of those are lent,
+        so that a helper is not left idle while the dealer values a candidate's costly worlds
+        one after another. Under the lock."""
+        if self._pass > LEND_PASSES:
+            return None
+        for index in sorted(self._retry):
+            root = self._root[index]
+            if root.status != PENDING or any((index, w.opponent) in self._lent for w in self._root_worlds):
+                continue  # halved once until the helper answers
+            if any((index, w.opponent) not in self._spent for w in self._free_worlds(index)):
+                return index
+        return None
+
     def _untaken(self) -> int | None:
-        """The next candidate of the first pass no one has taken, still in the running. Under
-        the lock. Only the first pass lends new candidates: a later pass values the worlds that
-        took the most, and the endgame tables of whoever began one hold that work (lent to a
-        helper's cold tables, a world of millions of positions would start again), so each goes
-        back to the one that began it (:meth:`_lend_again`); the dealer keeps a candidate its
-        step was cut short in."""
-        if self._pass > 1:
+        """The next candidate of the pass no one has taken, still in the running, in the first
+        two passes (LEND_PASSES). Under the lock. A later pass values the worlds that took the
+        most, and the endgame tables of whoever began one hold that work: lent to a helper's
+        cold tables, a world of millions of positions would start again, so each goes back to
+        the one that began it (:meth:`_lend_again`). In the second pass what starts again is at
+        most the first pass's budget (50,000 positions), a small part of the second's. The dealer
+        keeps a candidate its step was cut short in."""
+        if self._pass > LEND_PASSES:
             return None
         while self._next < len(self._root):
             index = self._next
