@@ -10,7 +10,8 @@ candidate's *slack*: how far its best possible outcome, as the dealer knew it wh
 began, less what the helper has found since, stands above the figure it must beat. A candidate
 without slack is ruled out: the dealer, knowing at least as much, rules it out too. A pass of the
 dealer's does not end while a helper holds work of it. Any candidate is lent in the first two
-passes; in a later pass a helper is lent again the worlds it found over the last pass's budget.
+passes, and half the free worlds of one the dealer is valuing; in a later pass a helper is lent
+again the worlds it found over the last pass's budget.
 
 So, as with threads, the best and every exact figure are those of one search; which candidates
 end exact rather than ruled out may differ. PreendgameSearch takes these methods from LentRoot.
@@ -76,9 +77,11 @@ class LentRoot:
     # ---- the dealer ---------------------------------------------------------------------------
 
     def lend(self, wants: list[int]) -> list[dict[str, Any]]:
-        """For each helper (0, 1, ...), up to ``wants[h]`` candidates held: the candidates of this
-        pass no one has taken yet, each with every world of theirs free (by number in the root's
-        worlds) and the pass's budget; and each held candidate's slack (:meth:`work_lent`)."""
+        """For each helper (0, 1, ...), up to ``wants[h]`` candidates held, each with the pass's
+        budget and its worlds by number in the root's worlds: first the worlds lent to it again
+        (:meth:`_lend_again`) and half the free worlds of a candidate the dealer's step was cut
+        short in (:meth:`_halved`), then candidates of the pass no one has taken, with every
+        world free; and each held candidate's slack (:meth:`work_lent`)."""
         if self._halving is not None:
             raise PreendgameError("an estimate from 3 in the bag is not shared: it runs on one worker")
         shares: list[dict[str, Any]] = []
