@@ -241,3 +241,32 @@ def test_a_helper_is_lent_half_the_worlds_of_the_candidate_the_dealer_was_cut_sh
     search.take_back(0, helper.work_lent(share["jobs"], share["slack"], 60.0))
     result, _valued = shared(search, [helper], 0.01)
     same_answer(alone, result)
+
+
+def test_the_estimate_from_3_in_the_bag_shared_with_a_helper_is_the_estimate_of_one() -> None:
+    """Successive halving shared: a helper is lent worlds of the round from its end, the round
+    ends once every world of it is valued wherever, and the estimate (every candidate's figure,
+    who was dropped, the best) is the one search's."""
+    games = [g for g in preendgames(3, range(60)) if len(PreendgameSearch(g)._root) >= 6][:2]
+    assert len(games) == 2
+    for game in games:
+        alone = PreendgameSearch(game).run()
+        search, helper = PreendgameSearch(game), PreendgameSearch(game)
+        lent = 0
+        result = search.run(time_limit=0.0)
+        for _round in range(10_000):
+            share = search.lend([8])[0]
+            lent += sum(len(job["worlds"]) for job in share["jobs"])
+            answer = helper.work_lent(share["jobs"], share["slack"], 0.002)
+            result = search.run(time_limit=0.002)
+            search.take_back(0, answer)
+            if result.complete:
+                break
+        if not result.complete:
+            result = search.run()
+        assert result.complete and result.method == "halving" and lent > 0
+        assert result.best_index == alone.best_index
+        for a, b in zip(alone.candidates, result.candidates, strict=True):
+            assert (a.status, a.estimate, a.worlds_valued) == (b.status, b.estimate, b.worlds_valued)
+        with pytest.raises(PreendgameError, match="not lent"):
+            search.take_back(0, {"values": [[0, 0, "1/2"]]})

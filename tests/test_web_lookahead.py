@@ -306,9 +306,12 @@ def test_pre_endgame_estimates_with_three_in_the_bag_as_natively(page: Page, lex
     expected = PreendgameSearch(Game.from_board(game.board, rack, lexicon), leaves=table).run()
     assert expected.method == "halving" and expected.complete
     show(page, game.board.to_rows(), rack)
+    page.page.fill("#sim-workers", "2")  # shared with a helper: the same estimate
     page.page.click("#peg-start")
     answer = wait_done(page, timeout=180_000)
     assert answer["method"] == "halving" and answer["best"] == str(expected.best.move)
+    assert "on 2 workers" in page.page.text_content("#lookahead-status")
+    assert 0 < answer["helper_endgames"] < answer["endgames"]
     native = {str(c.move): c for c in expected.candidates if c.estimate is not None}
     assert {row["move"] for row in answer["candidates"]} == set(native)
     for row in answer["candidates"]:

@@ -98,8 +98,8 @@ export class LookAheadPanel {
       this.workers = 1;
       let answer = (await this.hooks.request(kind, { ...position, ...settings, action: "start" })).result;
       this.session = answer.session;
-      // the exact pre-endgame (1 or 2 in the bag) is shared; its estimate from 3 runs on one worker
-      if (workers > 1 && kind === "preendgame" && answer.method === "exact") {
+      // the exact pre-endgame (1 or 2 in the bag) and its estimate from 3 are shared alike
+      if (workers > 1 && kind === "preendgame") {
         await this.runSharedPreendgame(run, { ...position, ...settings }, workers);
         return;
       }
@@ -163,10 +163,11 @@ export class LookAheadPanel {
   }
 
   /**
-   * The pre-endgame with 1 or 2 in the bag shared among `workers` workers (docs/preendgame.md,
-   * "Workers"): each helper starts the same search; in each round the page's worker lends root
-   * candidates to the helpers, runs its own step while they value what they hold, then takes
-   * their values back and answers the standing. The best and every exact figure are one worker's.
+   * The pre-endgame shared among `workers` workers (docs/preendgame.md, "Workers"): each helper
+   * starts the same search; in each round the page's worker lends root candidates (or, for the
+   * estimate from 3 in the bag, worlds of the round) to the helpers, runs its own step while they
+   * value what they hold, then takes their values back and answers the standing. The best and
+   * every exact figure (every estimate, once done) are one worker's.
    */
   async runSharedPreendgame(run, request, workers) {
     const main = (payload) => this.hooks.request("preendgame", { ...payload, session: this.session }).then((answer) => answer.result);
@@ -257,7 +258,8 @@ export class LookAheadPanel {
     if (answer.worlds !== undefined && answer.method === "halving") {
       const best = answer.candidates.find((c) => c.best);
       const lead = best ? `best ${best.move} wins about ${percent(best.estimate)} (estimated from ${best.worlds_valued} of ${answer.worlds} racks the opponent may hold)` : "no move valued yet";
-      return `${lead}; ${answer.bag} in the bag: an estimate by successive halving, later moves by equity while the bag holds tiles`;
+      const shared = this.workers > 1 ? ` on ${this.workers} workers` : "";
+      return `${lead}; ${answer.bag} in the bag: an estimate by successive halving, later moves by equity while the bag holds tiles${shared}`;
     }
     if (answer.worlds !== undefined) {
       const best = answer.candidates.find((c) => c.best);

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from .preendgame_model import DROPPED, ESTIMATED
+from .preendgame_model import DROPPED, ESTIMATED, _Interrupted
 
 HALVING_FROM_BAG = 3  # the bag sizes from which "auto" estimates: 1 and 2 are solved exactly
 HALVING_CANDIDATES = 16
@@ -37,6 +37,8 @@ class SuccessiveHalving:
         random.Random(seed).shuffle(self.order)
         self.alive = list(range(min(HALVING_CANDIDATES, len(search._root))))
         self.valued = dict.fromkeys(self.alive, 0)  # how many worlds of the order each has
+        self.done: set[tuple[int, int]] = set()  # (candidate, place in the order) valued
+        self.lent: dict[tuple[int, int], int] = {}  # ... lent to a helper (preendgame_lent.py)
         self.sample = min(FIRST_SAMPLE, count)
         self.rounds = 0
         self.finished = False
@@ -58,27 +60,43 @@ class SuccessiveHalving:
 
     def step(self, on_world: Callable[[], object]) -> None:
         """Value rounds until the last is done; ``on_world`` is called after each world valued.
-        Raises the search's interruption when its clock runs out (the work so far kept)."""
+        Raises the search's interruption when its clock runs out (the work so far kept), or when
+        the round is done but for what helpers hold."""
         search = self.search
         worlds = search._root_worlds
         while not self.finished:
-            for k in range(self.sample):
-                for index in self.alive:
-                    if self.valued[index] > k:
-                        continue
-                    world = worlds[self.order[k]]
-                    root = search._root[index]
-                    root.add(world, search._root_value(world, root.record, by_equity=True))
-                    self.valued[index] = k + 1
-                    search._best = self.best()
-                    on_world()
-            if len(self.alive) > 1:
-                ranked = sorted(self.alive, key=lambda i: (-self.estimate(i), i))  # type: ignore[operator]
-                self.alive = ranked[: (len(ranked) + 1) // 2]
-                for index in ranked[len(self.alive) :]:
-                    search._root[index].status = DROPPED
-            elif self.sample == len(worlds):
-                self.finished = True
-            self.sample = min(2 * self.sample, len(worlds))
-            self.rounds += 1
-            search._best = self.best()
+            for index, k in self.round_pairs():
+                if (index, k) in self.done or (index, k) in self.lent:
+                    continue
+                world = worlds[self.order[k]]
+                self.record(index, k, search._root_value(world, search._root[index].record, by_equity=True))
+                on_world()
+            if self.lent:
+                raise _Interrupted
+            self._end_round()
+
+    def round_pairs(self) -> list[tuple[int, int]]:
+        """(candidate, place in the order) of the round, world by world across the candidates."""
+        return [(index, k) for k in range(self.sample) for index in self.alive]
+
+    def record(self, index: int, k: int, value: Fraction) -> None:
+        """A candidate's value in the world at place ``k`` of the order."""
+        root = self.search._root[index]
+        root.add(self.search._root_worlds[self.order[k]], value)
+        self.done.add((index, k))
+        self.lent.pop((index, k), None)
+        self.valued[index] += 1
+        self.search._best = self.best()
+
+    def _end_round(self) -> None:
+        search = self.search
+        if len(self.alive) > 1:
+            ranked = sorted(self.alive, key=lambda i: (-self.estimate(i), i))  # type: ignore[operator]
+            self.alive = ranked[: (len(ranked) + 1) // 2]
+            for index in ranked[len(self.alive) :]:
+                search._root[index].status = DROPPED
+        elif self.sample == len(search._root_worlds):
+            self.finished = True
+        self.sample = min(2 * self.sample, len(search._root_worlds))
+        self.rounds += 1
+        search._best = self.best()

@@ -83,7 +83,7 @@ class LentRoot:
         short in (:meth:`_halved`), then candidates of the pass no one has taken, with every
         world free; and each held candidate's slack (:meth:`work_lent`)."""
         if self._halving is not None:
-            raise PreendgameError("an estimate from 3 in the bag is not shared: it runs on one worker")
+            return self._lend_estimate(wants)
         shares: list[dict[str, Any]] = []
         with self._lock:
             for helper in [h for h in self._to_send if h >= len(wants)]:  # no such helper now
@@ -126,6 +126,47 @@ class LentRoot:
                         slack[str(index)] = [fraction_text(root.total + root.left - bar[0]), bar[1]]
                 shares.append({"jobs": jobs, "slack": slack})
         return shares
+
+    def _lend_estimate(self, wants: list[int]) -> list[dict[str, Any]]:
+        """lend() for the estimate from 3 in the bag (preendgame_halving.py): worlds of the round
+        no one has valued, from its end (the dealer values it from the start), for each helper at
+        most half of those left and up to ``wants[h]`` held."""
+        halving = self._halving
+        shares: list[dict[str, Any]] = []
+        with self._lock:
+            for helper, want in enumerate(wants):
+                held = sum(1 for h in halving.lent.values() if h == helper)
+                free = [p for p in halving.round_pairs() if p not in halving.done and p not in halving.lent]
+                count = max(0, min(min(max(want, 0), MAX_LENT) - held, len(free) // 2))
+                by_candidate: dict[int, list[int]] = {}
+                for index, k in free[len(free) - count :] if count else []:
+                    halving.lent[(index, k)] = helper
+                    by_candidate.setdefault(index, []).append(halving.order[k])
+                jobs = [{"index": i, "worlds": w, "budget": 0} for i, w in by_candidate.items()]
+                shares.append({"jobs": jobs, "slack": {}})
+        return shares
+
+    def _take_back_estimate(self, helper: int, answer: dict[str, Any]) -> None:
+        """take_back() for the estimate: each value recorded in its round."""
+        halving = self._halving
+        place = {world: k for k, world in enumerate(halving.order)}
+        try:
+            valued = [
+                (int(i), int(w), parse_fraction(text, "a value")) for i, w, text in answer.get("values", [])
+            ]
+            nodes, endgames = int(answer.get("nodes", 0)), int(answer.get("endgames", 0))
+        except (TypeError, ValueError):
+            raise PreendgameError("a helper's answer is not one work_lent gives") from None
+        with self._lock:
+            for index, world, value in valued:
+                k = place.get(world)
+                if k is None or halving.lent.get((index, k)) != helper:
+                    raise PreendgameError(
+                        f"helper {helper} answered candidate {index} in a world it was not lent"
+                    )
+                halving.record(index, k, value)
+            self._lent_counts[0] += nodes
+            self._lent_counts[1] += endgames
 
     def _lend_again(self) -> None:
         """At the start of a pass: each world a helper found over the last pass's budget is lent
@@ -176,6 +217,8 @@ class LentRoot:
         """Record what helper ``helper`` answered (:meth:`work_lent`): its values, the worlds it
         found over the budget (for a later pass), those it dropped; then settle each candidate
         as the dealer's own valuing would."""
+        if self._halving is not None:
+            return self._take_back_estimate(helper, answer)
         touched: set[int] = set()
         try:
             valued = [(int(i), int(k), int(units)) for i, k, units in answer.get("values", [])]
@@ -244,6 +287,7 @@ class LentRoot:
         for key, (text, ties_lose) in slack.items():
             self._slack[int(key)] = (parse_fraction(text, "a slack"), bool(ties_lose))
         self._local.context = context = self._contexts[0]
+        estimate = self._halving is not None
         before = (context.nodes, context.endgames)
         taken = {i for i, _k, _b, _s in self._queue}
         self._stop = False
@@ -262,7 +306,7 @@ class LentRoot:
             world = self._root_worlds[k]
             context.budget, context.budget_left = budget, budget - spent
             try:
-                value = self._root_value(world, self._root[index].record)
+                value = self._root_value(world, self._root[index].record, by_equity=estimate)
             except _OverBudget:
                 over.append([index, k])
                 self._queue.pop(0)
@@ -274,6 +318,9 @@ class LentRoot:
             finally:
                 context.budget = 0
             self._queue.pop(0)
+            if estimate:  # the estimate's values are any fraction
+                values.append([index, k, fraction_text(value)])
+                continue
             units = value * core.PEG_UNIT
             assert units.denominator == 1, value  # the core's values are whole units
             values.append([index, k, int(units)])
