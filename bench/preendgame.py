@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import median_interval, print_speedups, thread_counts  # noqa: E402
 from gaddag_solver import Game, Leaves, Lexicon, Rules  # noqa: E402
 from gaddag_solver.game.preendgame import ENGINES, PreendgameSearch  # noqa: E402
+from gaddag_solver.game.preendgame_model import EXACT, RULED_OUT  # noqa: E402
 from gaddag_solver.lexicons import resolve_lexicon  # noqa: E402
 
 PageSolve = tuple[float, bool, object, str]  # seconds, complete, answer, the best as shown
@@ -116,8 +117,9 @@ def next_position(
         answer = (result.best_index, result.best.win, result.best.estimate) if result.complete else None
         solved[threads][seed - 1] = (0, seconds, result.nodes, result.complete, answer)
         status = result.reason if result.complete else "not done"
+        settled = sum(c.status in (EXACT, RULED_OUT) for c in result.candidates)
         print(f"  seed {seed - 1}: {threads} thread(s), {seconds:.2f} s, "
-              f"{len(result.candidates)} candidates, {result.endgames:,} endgames, "
+              f"{len(result.candidates)} candidates ({settled} settled), {result.endgames:,} endgames, "
               f"{result.nodes:,} positions, best {best}, {status}",
               file=sys.stderr, flush=True)  # fmt: skip
     return seed

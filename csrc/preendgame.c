@@ -7,7 +7,9 @@
  * around the spread that ties; a bag still holding tiles leads to the opponent's decision, made
  * over the worlds *it* cannot tell apart: the move with the highest expected outcome over them
  * (weighted by the ways the tiles fall so), the first in equity order among equals. Neither side
- * is clairvoyant, and every line is played to its end.
+ * is clairvoyant, and every line is played to its end. A decision values its candidates in the
+ * order that rules them out soonest (the move decided last on the same board first, each one's
+ * worlds where those before it lost most first), which changes no decision.
  *
  * Every value is exact: with at most 6 tiles in the bag each probability is a whole number of
  * 1/720ths (a run of draws from n tiles has a multinomial of n for denominator, which divides n!),
@@ -32,7 +34,7 @@
 #define PEG_ENDGAME_DEPTH 64
 #define PEG_BUCKET 4
 
-enum { ENTRY_EMPTY, ENTRY_VALUE, ENTRY_DECISION, ENTRY_ENDGAME };
+enum { ENTRY_EMPTY, ENTRY_VALUE, ENTRY_DECISION, ENTRY_ENDGAME, ENTRY_KILLER };
 enum { HALT_NONE, HALT_BUDGET, HALT_PAUSED, HALT_FAILED };
 
 /* One result: a move's value in a world, a decision (the move chosen), or an endgame's outcome. */
@@ -51,6 +53,10 @@ _Static_assert(sizeof(peg_entry) == 64, "a table entry is 64 bytes (gaddag_solve
 typedef struct peg_multiset {
     uint8_t counts[PEG_CODES];
     uint64_t weight;
+    /* a decision's world only: what the candidates valued so far lost in it (weighted), and its
+     * place in the heavier-first order (which breaks ties between equal losses) */
+    int64_t lost;
+    uint32_t place;
 } peg_multiset;
 
 /* What a level's move value works with while the levels below it are valued. */
@@ -342,6 +348,29 @@ static void sort_worlds(peg_multiset *w, uint32_t n)
     }
 }
 
+/* A decision's worlds where the candidates so far lost most first: a candidate is ruled out once
+ * it has lost as much as the best did, and candidates tend to lose in the same worlds (a strong
+ * opponent rack), so those are valued first. The order changes no decision, only how soon a
+ * candidate is ruled out. Insertion sort: the order changes little from one candidate to the next. */
+static int lost_more(const peg_multiset *a, const peg_multiset *b)
+{
+    return a->lost != b->lost ? a->lost > b->lost : a->place < b->place;
+}
+
+static void most_lost_first(peg_multiset *w, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        if (!lost_more(&w[i], &w[i - 1])) continue;
+        peg_multiset x = w[i];
+        uint32_t j = i;
+        while (j > 0 && lost_more(&x, &w[j - 1])) {
+            w[j] = w[j - 1];
+            j--;
+        }
+        w[j] = x;
+    }
+}
+
 /* The board and rack after a play (the pass changes nothing). */
 static void place(const gd_peg_state *ps, uint8_t *board, uint8_t *rack, const gd_move *m)
 {
@@ -494,6 +523,20 @@ static void decision_of(const peg_entry *e, gd_move *m)
     memcpy(m->word, e->word, sizeof m->word);
 }
 
+/* The index among `candidates` of the move kept under `key` (the killer), or 0 (the first). */
+static uint32_t killer_index(const gd_peg_state *ps, peg_key key, const gd_move *candidates, uint32_t n)
+{
+    peg_entry hit;
+    if (!lookup(ps, key, ENTRY_KILLER, &hit)) return 0;
+    gd_move m;
+    decision_of(&hit, &m);
+    for (uint32_t c = 0; c < n; c++)
+        if (memcmp(&candidates[c].row, &m.row, PLACEMENT_BYTES) == 0 &&
+            memcmp(candidates[c].word, m.word, m.length) == 0)
+            return c;
+    return 0;
+}
+
 /* The move the player to move makes, seeing `mine` and the `unseen` tiles with `bag` of them in
  * the bag: the highest expected outcome over the worlds it cannot tell apart, the first in
  * candidate order among equals. */
@@ -520,15 +563,30 @@ static int decide(gd_peg_state *ps, uint32_t level, const uint8_t *board, const 
     }
     peg_multiset *world = &ps->multisets[worlds_at];
     sort_worlds(world, worlds);
+    for (uint32_t w = 0; w < worlds; w++) {
+        world[w].lost = 0;
+        world[w].place = w;
+    }
     int64_t total_weight = 0;
     for (uint32_t w = 0; w < worlds; w++) total_weight += (int64_t)world[w].weight;
     uint8_t *world_bag = ps->frame[level].bag;
+    /* the move decided last on this board at this spread (the decider's rack and the unseen
+     * tiles aside: those differ from one world of the decision above to the next), if it is a
+     * candidate here: often the best here too, so valued first it rules the others out sooner.
+     * The candidates' order still breaks ties (below), so the decision is the same. */
+    static const uint8_t no_tiles[PEG_CODES];
+    peg_key killer_key = position_key(ps, ENTRY_KILLER, board, no_tiles, bag_size, spread, scoreless);
+    const uint32_t first = killer_index(ps, killer_key, &ps->moves[moves_at], candidates);
     int64_t best_total = -1;
     uint32_t best = 0;
-    for (uint32_t c = 0; c < candidates; c++) {
+    for (uint32_t n = 0; n < candidates; n++) {
+        const uint32_t c = n == 0 ? first : n <= first ? n - 1 : n; /* the killer, then in order */
+        if (n > 0 && best_total == total_weight * GD_PEG_UNIT && c > best)
+            break; /* a certain win: none after it in the order can take its place */
         const gd_move *candidate = &ps->moves[moves_at + c];
         int64_t total = 0, left = total_weight;
         int complete = 1;
+        if (n) most_lost_first(world, worlds);
         for (uint32_t w = 0; w < worlds; w++) {
             for (uint32_t code = 0; code <= ps->alphabet; code++)
                 world_bag[code] = (uint8_t)(unseen[code] - world[w].counts[code]);
@@ -540,15 +598,16 @@ static int decide(gd_peg_state *ps, uint32_t level, const uint8_t *board, const 
             }
             total += (int64_t)world[w].weight * v;
             left -= (int64_t)world[w].weight;
-            if (total + left * GD_PEG_UNIT <= best_total) {
-                complete = 0; /* it cannot beat the best (and ties go to the first) */
+            world[w].lost += (int64_t)world[w].weight * (GD_PEG_UNIT - v);
+            const int64_t most = total + left * GD_PEG_UNIT;
+            if (most < best_total || (most == best_total && c > best)) {
+                complete = 0; /* it cannot beat the best (ties go to the first in the order) */
                 break;
             }
         }
-        if (complete && total > best_total) {
+        if (complete && (total > best_total || (total == best_total && c < best))) {
             best_total = total;
             best = c;
-            if (best_total == total_weight * GD_PEG_UNIT) break; /* a certain win: nothing comes before it */
         }
     }
     *chosen = ps->moves[moves_at + best];
@@ -559,6 +618,8 @@ static int decide(gd_peg_state *ps, uint32_t level, const uint8_t *board, const 
     e.type = ENTRY_DECISION;
     remember_decision(&e, chosen);
     store(ps, k, e);
+    e.type = ENTRY_KILLER;
+    store(ps, killer_key, e);
     return 0;
 }
 

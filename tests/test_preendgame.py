@@ -421,3 +421,20 @@ def test_the_core_refuses_a_move_or_a_world_the_position_cannot_have() -> None:
     foreign[16 + placed] = next(c for c in range(1, 64) if search._mine[c] == 0 and c <= search._letters)
     with pytest.raises(core.CoreError, match="not a play of the rack"):
         core.peg_value(peg, *here, bytes(foreign))
+
+
+def test_the_core_values_every_candidate_in_every_world_as_the_python_model_does() -> None:
+    """Every root candidate in every world, not only those the search needs: the core's decisions
+    value their candidates in an order of their own (the move decided last on the board first,
+    the worlds where the others lost first) and must still choose, among moves of equal chances,
+    the first in the candidates' order, as the Python model does."""
+    checked = 0
+    for game in preendgames(2, range(40)):
+        in_core = PreendgameSearch(game)
+        in_python = PreendgameSearch(game, engine="python")
+        for root in in_core._root:
+            for world in in_core._root_worlds:
+                core_value = in_core._root_value(world, root.record)
+                assert core_value == in_python._root_value(world, root.record)
+                checked += 1
+    assert checked >= 200, checked

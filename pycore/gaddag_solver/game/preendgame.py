@@ -153,6 +153,9 @@ class PreendgameSearch(ThreadedRoot, LentRoot):
         self._root_worlds = self._split(self._unseen, self._bag)
         self._total_weight = weight = sum(w.weight for w in self._root_worlds)
         self._root = [_Root(r, weight) for r in self._candidates(self._board, self._mine, self._bag)]
+        # what the candidates valued so far lost in each world (weighted): see _worlds_in_order
+        self._lost = {world.opponent: Fraction(0) for world in self._root_worlds}
+        self._world_order: list[World] | None = list(self._root_worlds)
         halving = method == "halving" or (method == "auto" and self._bag >= HALVING_FROM_BAG)
         self._halving = SuccessiveHalving(self, seed) if halving else None
         self._pass = 1  # passes 1.. use WORLD_BUDGETS, the last values the worlds left over
@@ -590,6 +593,9 @@ class PreendgameSearch(ThreadedRoot, LentRoot):
         with self._lock:
             root = self._root[index]
             root.add(world, value)
+            if value < 1:
+                self._lost[world.opponent] += world.weight * (1 - value)
+                self._world_order = None
             if self._floor is None or root.total > self._floor[0]:
                 self._floor = (root.total, index)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 from .. import _core_api as core
@@ -42,6 +43,8 @@ class ThreadedRoot:
     _contexts: list[_Context]
     _root: list[Any]
     _root_worlds: list[World]
+    _lost: dict[bytes, Fraction]
+    _world_order: list[World] | None
     _engine: str
 
     def _run_pass(
@@ -148,10 +151,20 @@ class ThreadedRoot:
         """The worlds of a candidate no thread has valued, is valuing or found over this pass's
         budget, in order. Under the lock."""
         values = self._root[index].values
-        for world in self._root_worlds:
+        for world in self._worlds_in_order():
             taken = (index, world.opponent)
             if world.opponent not in values and taken not in self._skipped and taken not in self._valuing:
                 yield world
+
+    def _worlds_in_order(self) -> list[World]:
+        """The root's worlds where the candidates valued so far lost most first, heaviest first
+        among equals. A candidate is ruled out once it has lost as much as another is sure to
+        keep, and candidates tend to lose in the same worlds (a strong rack of the opponent's),
+        so those come first; the order changes no value, only how soon a candidate is ruled
+        out. Under the lock."""
+        if self._world_order is None:
+            self._world_order = sorted(self._root_worlds, key=lambda world: -self._lost[world.opponent])
+        return self._world_order
 
     def _take_world(self, index: int) -> World | None:
         """A candidate's first free world, marked as being valued (None: none). Under the lock."""
