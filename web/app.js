@@ -1082,7 +1082,7 @@ async function importCgp() {
     }
   }
   positionChanged();
-  // the players' standing gives it too, unless it was the lead before (the field may be edited)
+  // set here too: the standing tells only a lead that changed, and the field may have been edited
   $("lookahead-lead").value = String(result.scores[0] - result.scores[1]);
   edits.commit("import", "the import");
   if (lexiconReady) setStatus(message);

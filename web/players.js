@@ -1,6 +1,7 @@
 // Two players taking turns at the board: their names, their scores and whose turn it is, from
-// the scores of an imported position and the moves played on the page (Play) in order — the first player moves first, then they
-// alternate, as in the game exported as GCG. Saved with the position.
+// the scores of an imported position and the moves played on the page (Play) in order — the
+// first player moves first, then they alternate, as in the game exported as GCG. Saved with the
+// position.
 
 const DEFAULT_NAMES = ["Player1", "Player2"];
 
