@@ -147,6 +147,10 @@ int gd_build(const uint8_t *words, size_t words_size, uint32_t alphabet_size,
              size_t name_size, uint8_t **out, size_t *out_size, gd_build_stats *stats,
              gd_build_progress *progress, gd_error *err);
 void gd_free(void *p);
+/* The CPU features the core was compiled to use, space-separated as Linux's /proc/cpuinfo names
+ * them ("" when none beyond the architecture's baseline): the native build targets x86-64-v3 on
+ * a CPU that has it, and Python refuses to load a core built for features its CPU lacks. */
+const char *gd_cpu_requires(void);
 
 /* CRC-32 (IEEE 802.3, as zlib.crc32) of `size` bytes; exposed for tests and tools. */
 uint32_t gd_crc32(const uint8_t *data, size_t size);

@@ -25,7 +25,10 @@ CSRC = Path(__file__).resolve().parent.parent / "csrc"
 #: Bottom first: the layers of the core (../shared/DESIGN.md) and the units in each.
 LAYERS: list[tuple[str, set[str]]] = [
     ("the public header", {"gaddag_solver"}),
-    ("format and lexicon", {"gaddag_format", "gaddag", "gaddag_build", "anagram_filter", "dawg", "leaves"}),
+    (
+        "format and lexicon",
+        {"build_target", "gaddag_format", "gaddag", "gaddag_build", "anagram_filter", "dawg", "leaves"},
+    ),
     ("board and cross-sets", {"rules_check", "tiles", "workspace", "crossset", "score"}),
     ("generation", {"movegen", "movegen_dawg"}),
     ("game", {"rng", "game", "train"}),

@@ -568,6 +568,7 @@ _SIGNATURES: list[tuple[str, Any, list[Any]]] = [
     ("gd_endgame_words", C.c_int, [P, P, P, P, C.c_uint64, P, C.c_size_t, P, P, P]),
     ("gd_build", C.c_int, [P, C.c_size_t, C.c_uint32, P, C.c_size_t, P, C.c_size_t, P, P, P, P, P]),
     ("gd_free", None, [P]),
+    ("gd_cpu_requires", P, []),
     ("gd_crc32", C.c_uint32, [P, C.c_size_t]),
     ("gd_workspace_size", C.c_size_t, []),
     ("gd_prepare", C.c_int, [P, P, P, P, P]),
