@@ -518,6 +518,20 @@ static int stack_full(gd_endgame_state *es)
     return gd_set_error(&es->error, GD_ERR_NOMEM, 0, "the move stack of %u moves is full", es->move_capacity);
 }
 
+/* Squares base .. base + 7 (below `squares`) that are anchors, as one bit per square: bit 8k for
+ * square base + k (an anchor byte is 0 or 1). */
+static uint64_t next_anchors(const gd_workspace *ws, uint32_t base, uint32_t squares)
+{
+    uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&word, ws->anchor + base, 8); /* the array has room for GD_MAX_SQUARES */
+#else
+    for (uint32_t k = 0; k < 8; k++) word |= (uint64_t)(ws->anchor[base + k] & 1u) << (8 * k);
+#endif
+    if (squares - base < 8) word &= ((uint64_t)1 << (8 * (squares - base))) - 1;
+    return word & 0x0101010101010101ull;
+}
+
 static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const uint8_t *rack, gd_move *out,
                           size_t capacity, size_t *count)
 {
@@ -526,14 +540,21 @@ static int one_tile_plays(gd_endgame_state *es, const gd_workspace *ws, const ui
     uint32_t tile = 0;
     while (tile <= letters && !rack[tile]) tile++; /* 0: a blank */
     size_t n = 0;
-    for (uint32_t s = 0; s < squares; s++) {
-        if (es->board[s] || !ws->anchor[s]) continue;
-        if (!ws->has_cross[GD_ACROSS][s] && !ws->has_cross[GD_DOWN][s]) continue; /* no word of two letters */
-        const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
-        for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : letters); letter++) {
-            if (!((fits_both >> letter) & 1u)) continue;
-            if (n >= capacity) return stack_full(es);
-            one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &out[n++]);
+    /* the anchors (empty squares next to a tile) eight at a time: most squares are not one, and a
+     * branch per square was most of this function's time */
+    for (uint32_t base = 0; base < squares; base += 8) {
+        uint64_t anchors = next_anchors(ws, base, squares);
+        while (anchors) {
+            const uint32_t s = base + (uint32_t)__builtin_ctzll(anchors) / 8;
+            anchors &= anchors - 1;
+            if (es->board[s]) continue;
+            if (!ws->has_cross[GD_ACROSS][s] && !ws->has_cross[GD_DOWN][s]) continue; /* no word of two letters */
+            const uint64_t fits_both = ws->cross_set[GD_ACROSS][s] & ws->cross_set[GD_DOWN][s];
+            for (uint32_t letter = tile ? tile : 1; letter <= (tile ? tile : letters); letter++) {
+                if (!((fits_both >> letter) & 1u)) continue;
+                if (n >= capacity) return stack_full(es);
+                one_tile_play(es, ws, s, (uint8_t)(tile ? letter : letter | GD_BLANK_FLAG), &out[n++]);
+            }
         }
     }
     *count = n;
@@ -694,17 +715,21 @@ static void solo_top_of(const gd_endgame_state *es, const gd_workspace *ws, uint
 {
     top->count = 0;
     const uint32_t squares = es->rules->rows * es->rules->cols;
-    for (uint32_t s = 0; s < squares; s++) {
-        const int32_t v = one_tile_best_at(es, ws, s, tile);
-        if (v < 0 || (top->count == SOLO_TOP && v <= top->score[SOLO_TOP - 1])) continue;
-        uint32_t k = top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1;
-        while (k > 0 && top->score[k - 1] < v) {
-            top->score[k] = top->score[k - 1];
-            top->square[k] = top->square[k - 1];
-            k--;
+    for (uint32_t base = 0; base < squares; base += 8) {
+        /* only an anchor can take a tile alone (one_tile_best_at): the others are skipped unread */
+        for (uint64_t anchors = next_anchors(ws, base, squares); anchors; anchors &= anchors - 1) {
+            const uint32_t s = base + (uint32_t)__builtin_ctzll(anchors) / 8;
+            const int32_t v = one_tile_best_at(es, ws, s, tile);
+            if (v < 0 || (top->count == SOLO_TOP && v <= top->score[SOLO_TOP - 1])) continue;
+            uint32_t k = top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1;
+            while (k > 0 && top->score[k - 1] < v) {
+                top->score[k] = top->score[k - 1];
+                top->square[k] = top->square[k - 1];
+                k--;
+            }
+            top->score[k] = v;
+            top->square[k] = s;
         }
-        top->score[k] = v;
-        top->square[k] = s;
     }
 }
 
