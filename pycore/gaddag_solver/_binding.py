@@ -8,12 +8,17 @@
 GADDAG_SOLVER_BINDING=ctypes selects the ctypes path natively too (with
 GADDAG_SOLVER_CTYPES_LIB naming a native build of csrc/), so the tests can hold the two
 bindings to the same results.
+
+A native core built for CPU features this CPU lacks (a tree built on one machine and moved to
+another) is refused on import with a message rather than left to die at an illegal instruction.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+from .cpu_features import missing_cpu_features, read_cpu_flags
 
 BINDING = os.environ.get("GADDAG_SOLVER_BINDING") or ("ctypes" if sys.platform == "emscripten" else "cffi")
 
@@ -32,35 +37,13 @@ else:
     raise ImportError(f"GADDAG_SOLVER_BINDING must be 'cffi' or 'ctypes', not {BINDING!r}")
 
 
-def cpu_flags(cpuinfo: str) -> set[str] | None:
-    """The CPU's feature flags from the text of /proc/cpuinfo (its first "flags" line), or None."""
-    for line in cpuinfo.splitlines():
-        if line.startswith("flags"):
-            return set(line.partition(":")[2].split())
-    return None
-
-
-def missing_cpu_features(required: str, cpuinfo: str | None) -> list[str]:
-    """The features a core built for `required` (gd_cpu_requires) would use that the CPU
-    described by `cpuinfo` lacks; none when the CPU cannot be read."""
-    have = cpu_flags(cpuinfo) if cpuinfo is not None else None
-    if have is None:
-        return []
-    return [feature for feature in required.split() if feature not in have]
-
-
 def check_cpu(required: str, cpuinfo_path: str = "/proc/cpuinfo") -> None:
     """Refuse (ImportError) a core compiled for CPU features (`required`, gd_cpu_requires) that
     the CPU described at `cpuinfo_path` lacks: built for x86-64-v3 on one machine and loaded on
     a CPU without those features, it would die at its first such instruction."""
     if not required:
         return
-    try:
-        with open(cpuinfo_path, encoding="utf-8", errors="replace") as file:
-            cpuinfo: str | None = file.read()
-    except OSError:
-        cpuinfo = None
-    missing = missing_cpu_features(required, cpuinfo)
+    missing = missing_cpu_features(required, read_cpu_flags(cpuinfo_path))
     if missing:
         raise ImportError(
             "the native extension gaddag_solver._core was built on a CPU with features this one "

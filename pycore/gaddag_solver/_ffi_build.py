@@ -12,9 +12,11 @@ current directory.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 from pathlib import Path
+from typing import Any
 
 from cffi import FFI
 
@@ -22,22 +24,26 @@ ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
 HEADER = CSRC / "gaddag_solver.h"
 COMPILE_ARGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Werror"]
-# x86-64-v3 (AVX2, BMI1/2, FMA, LZCNT, MOVBE...; every x86-64 server CPU since about 2015), as the
-# CPU lists the features in /proc/cpuinfo: the build targets it when the CPU it is built on has
-# them all, and the extension carries the list, so that importing it on a CPU without them fails
-# with a message rather than an illegal instruction (gaddag_solver/_binding.py)
-X86_64_V3 = ("cx16 lahf_lm popcnt pni ssse3 sse4_1 sse4_2 avx avx2 bmi1 bmi2 f16c fma abm movbe").split()
+
+
+def _cpu_features() -> Any:
+    """gaddag_solver/cpu_features.py, read by path: the package cannot be imported before its
+    core is built."""
+    spec = importlib.util.spec_from_file_location(
+        "gaddag_cpu_features", Path(__file__).with_name("cpu_features.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CPU_FEATURES = _cpu_features()
+X86_64_V3: list[str] = CPU_FEATURES.X86_64_V3
 
 
 def _cpu_flags_here() -> set[str]:
-    try:
-        cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
-    for line in cpuinfo.splitlines():
-        if line.startswith("flags"):
-            return set(line.partition(":")[2].split())
-    return set()
+    return CPU_FEATURES.read_cpu_flags() or set()
 
 
 def cpu_target() -> tuple[list[str], list[str]]:
