@@ -84,8 +84,9 @@ void gd_anagram_filter_prefetch(const gd_anagram_filter *filter, uint64_t sum)
 }
 
 /* Every word is a separator-free path from the root (its letters reversed): walk them all,
- * depth first with an explicit stack, adding each accepted path's hash. */
-int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
+ * depth first with an explicit stack, adding each accepted path's hash, and handing each word to
+ * `visit` when given (the word map is built in the same walk). */
+int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size, gd_word_visitor visit, void *context)
 {
     if (size < gd_anagram_filter_size(lex)) return 0;
     uint64_t *letter_hash = buffer;
@@ -93,6 +94,7 @@ int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
     const uint32_t count = filter_blocks(lex->word_count), mask = count - 1;
     for (unsigned c = 0; c < 64; c++) letter_hash[c] = splitmix64(0x616E616772616D73ull + c);
     memset(blocks, 0, (size_t)count * sizeof *blocks);
+    lex->anagram_filter = letter_hash; /* the visitor reads the letters' hashes */
 
     const uint64_t *walk = lex->walk;
     const uint32_t *high = lex->walk_high;
@@ -102,6 +104,7 @@ int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
         uint64_t pending; /* its letters not yet taken */
         uint64_t sum;    /* hash of the letters before it */
     } stack[GD_MAX_WORD + 1];
+    uint8_t path[GD_MAX_WORD + 1]; /* the letters taken, path[d] at depth d */
     /* the paths walked are substrings of words, reversed: a lexicon whose header was checked
      * against its arcs visits at most this many arcs here, and one opened without that check and
      * holding more gets no filter rather than a long build */
@@ -123,11 +126,13 @@ int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
         f->pending &= f->pending - 1u;
         const uint32_t arc = gd_walk_arc(f->list, f->letters, letter);
         const uint64_t entry = walk[arc], sum = f->sum + letter_hash[letter];
+        path[depth] = (uint8_t)letter;
         budget--;
         if (gd_walk_accepts(entry)) {
             const uint64_t mixed = splitmix64(sum);
             blocks[mixed & mask] |= filter_bits(mixed);
             ok = ++accepted <= lex->word_count;
+            if (ok && visit) visit(context, sum, path, (unsigned)depth + 1);
         }
         /* the loader bounds every path by the longest word, so the stack cannot overflow */
         if (gd_walk_child(entry) && depth + 1 <= GD_MAX_WORD) {
@@ -138,7 +143,6 @@ int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size)
             next->sum = sum;
         }
     }
-    lex->anagram_filter = letter_hash;
     lex->anagram_filter_mask = ok && budget && depth < 0 ? mask : 0;
-    return 1;
+    return lex->anagram_filter_mask != 0;
 }

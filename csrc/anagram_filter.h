@@ -18,9 +18,13 @@ typedef struct gd_anagram_filter {
 } gd_anagram_filter;
 
 size_t gd_anagram_filter_size(const gd_lexicon *lex);
+/* A word found while the filter is built: its hash, its letters reversed (the GADDAG's path). */
+typedef void (*gd_word_visitor)(void *context, uint64_t sum, const uint8_t *reversed, unsigned length);
 /* Fill `buffer` (gd_anagram_filter_size bytes, 8-byte aligned) from lex->walk and point the
- * lexicon at it; 0 when the buffer is too small. */
-int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size);
+ * lexicon at it, handing every word to `visit` (may be NULL) on the way; 0 when the buffer is too
+ * small or the walk holds more words than the header says (the filter then lets anything pass, and
+ * some words were not visited). */
+int gd_build_anagram_filter(gd_lexicon *lex, void *buffer, size_t size, gd_word_visitor visit, void *context);
 gd_anagram_filter gd_lexicon_anagram_filter(const gd_lexicon *lex);
 int gd_anagram_filter_may_spell(const gd_anagram_filter *filter, uint64_t sum);
 void gd_anagram_filter_prefetch(const gd_anagram_filter *filter, uint64_t sum);

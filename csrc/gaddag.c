@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "anagram_filter.h"
+#include "word_map.h"
 #include "gaddag_format.h"
 #include "gaddag_solver.h"
 
@@ -350,7 +351,7 @@ static size_t walk_entries_size(const gd_lexicon *lex)
 size_t gd_walk_index_size(const gd_lexicon *lex)
 {
     if (!lex || !lex->arcs) return 0;
-    return walk_entries_size(lex) + gd_anagram_filter_size(lex);
+    return walk_entries_size(lex) + gd_anagram_filter_size(lex) + gd_word_map_size(lex);
 }
 
 int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *err)
@@ -363,10 +364,10 @@ int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *er
         return gd_set_error(err, GD_ERR_ARGUMENT, 0, "the walk index needs %zu bytes, the buffer has %zu", needed, size);
     const uint32_t *arcs = lex->arcs;
     const uint32_t count = lex->arc_count;
-    /* the anagram filter first, so that the walk entries end the buffer: a read past them is a
-     * read past the buffer, which the sanitizers report */
-    const size_t filter_size = gd_anagram_filter_size(lex);
-    uint64_t *walk = (uint64_t *)((uint8_t *)buffer + filter_size);
+    /* the anagram filter and the word map first, so that the walk entries end the buffer: a read
+     * past them is a read past the buffer, which the sanitizers report */
+    const size_t filter_size = gd_anagram_filter_size(lex), map_size = gd_word_map_size(lex);
+    uint64_t *walk = (uint64_t *)((uint8_t *)buffer + filter_size + map_size);
     uint32_t *high = walk_needs_high(lex) ? (uint32_t *)(walk + count) : NULL;
 
     /* Pass 1, backward: the letters from each arc to the end of its sibling list, parked in
@@ -387,7 +388,11 @@ int gd_build_walk_index(gd_lexicon *lex, void *buffer, size_t size, gd_error *er
     }
     lex->walk = walk;
     lex->walk_high = high;
-    gd_build_anagram_filter(lex, buffer, filter_size);
+    gd_word_map_builder words;
+    const int mapping = gd_word_map_start(&words, lex, (uint8_t *)buffer + filter_size, map_size);
+    gd_build_anagram_filter(lex, buffer, filter_size, mapping ? gd_word_map_add : NULL, &words);
+    lex->word_map = NULL;
+    if (mapping) gd_word_map_finish(&words, lex);
     return GD_OK;
 }
 

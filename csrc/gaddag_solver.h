@@ -53,6 +53,7 @@ typedef struct gd_lexicon {
     const uint32_t *walk_high;     /* its letters 39..63, for alphabets of more than 38 letters */
     const uint64_t *anagram_filter; /* built with the walk index: which letter multisets spell a word */
     uint32_t anagram_filter_mask;
+    const void *word_map;          /* built with the walk index: words by their letters, or NULL */
 } gd_lexicon;
 
 /*
@@ -84,7 +85,9 @@ int gd_lexicon_check_header(const uint8_t *head, size_t head_size, uint64_t file
  * the validated arcs in one pass and never stored in a file.
  *
  * gd_walk_index_size says how many bytes it takes (8 per arc, 12 for alphabets of more than
- * 38 letters, plus the anagram filter best-N generation bounds with: about 6 bytes per word);
+ * 38 letters, plus the anagram filter best-N generation bounds with: about 6 bytes per word, and
+ * the word map best N finds the plays that use a blank with: about 38 bytes per word, none for a
+ * DAWG or a lexicon of more than a million words);
  * gd_build_walk_index fills a caller-owned, 8-byte-aligned buffer of that size
  * and points lex->walk at it, so the buffer must outlive the lexicon's use. gd_prepare and
  * gd_generate need it; the word queries do not.

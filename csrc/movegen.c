@@ -21,6 +21,7 @@
 #include "leaves_internal.h"
 #include "movegen_internal.h"
 #include "tiles.h"
+#include "word_map.h"
 #include "workspace.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -81,6 +82,8 @@ typedef struct line_walk {
      * equity than this, so once it is below the moves kept, the walk places rack letters only
      * (INT64_MAX: no such bound) */
     int64_t blank_bound;
+    /* best N with blanks on the rack, in two passes: which plays this walk makes (BLANKS_*) */
+    unsigned blank_use;
     /* output */
     gd_move *out;
     size_t capacity;
@@ -96,6 +99,10 @@ typedef struct line_walk {
     int target_left, target_right;      /* the target play's first and last line positions */
     uint8_t target_square[GD_MAX_DIM];  /* its codes by line position (0 outside it) */
 } line_walk;
+
+#define BLANKS_ANY 0  /* every play */
+#define BLANKS_NONE 1 /* the plays of the rack's letters alone, its blanks kept */
+#define BLANKS_SOME 2 /* the plays that use a blank */
 
 /* Gordon's measures of the walk's work (gd_work), counted only in a build with GD_COUNT_WORK
  * (bench/gaddag_vs_dawg.py makes one), so the shipped generator pays nothing for them: every arc
@@ -248,7 +255,7 @@ static void choose_blanks(line_walk *w, int left, int right, int32_t score, unsi
                           uint8_t *spare)
 {
     if (index == w->placed_count) {
-        emit(w, left, right, score, w->placed_count);
+        if (w->blank_use != BLANKS_SOME || blanks_left < w->blanks) emit(w, left, right, score, w->placed_count);
         return;
     }
     int pos = w->placed_at[index];
@@ -280,7 +287,7 @@ static void record(line_walk *w, int left, int right, int32_t main_sum, int32_t 
     if (placed == 1 && w->direction == GD_DOWN && w->has_cross[w->placed_at[0]])
         return; /* a single tile that also forms an across word was recorded by the across pass */
     int32_t score = main_sum * word_multiplier + cross_sum + (placed == w->rack_size ? w->bingo_bonus : 0);
-    if (!w->blanks) {
+    if (!w->blanks || w->blank_use == BLANKS_NONE) {
         emit(w, left, right, score, placed);
         return;
     }
@@ -327,7 +334,8 @@ WALK_INLINE uint64_t next_letters(const line_walk *w, uint32_t index)
  * unused letters once its blanks are all needed, or once no play using a blank can be kept. */
 WALK_INLINE uint64_t placeable(const line_walk *w, int pos)
 {
-    const int blank_open = w->blanks_needed < w->blanks && w->blank_bound >= entry_threshold(w);
+    const int blank_open =
+        w->blank_use != BLANKS_NONE && w->blanks_needed < w->blanks && w->blank_bound >= entry_threshold(w);
     return w->cross_set[pos] & (blank_open ? ~0ull : w->unused_letters);
 }
 
@@ -824,6 +832,87 @@ static inline void side_add_tile(shadow_side *side, const line_walk *w, const sh
     if (sr->filter.letter_hash) side->through_sum += sr->filter.letter_hash[here & 63u];
 }
 
+/* The placements through anchor p: the center (p, the tiles right of it up to the pivot and the
+ * tiles just left of it, which a play through p includes), and the sides grown one empty square
+ * (and the tiles next to it) at a time: lefts[a] adds a empties on the left, never another anchor,
+ * rights[b] b on the right. A square no rack tile fits ends a side. first[a] and last[b] are the
+ * line positions where the main word then starts and ends. */
+typedef struct shadow_placements {
+    shadow_side center, lefts[GD_MAX_DIM], rights[GD_MAX_DIM];
+    unsigned n_left, n_right;
+    uint8_t first[GD_MAX_DIM], last[GD_MAX_DIM];
+} shadow_placements;
+
+static void shadow_sides(line_walk *w, int p, const shadow_rack *sr, shadow_placements *sp)
+{
+    const unsigned tiles = sr->tiles;
+    shadow_side *center = &sp->center;
+    memset(center, 0, sizeof *center);
+    center->word_multiplier = 1;
+    side_add_empty(center, w, p);
+    int right = p;
+    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(center, w, sr, w->square[++right]);
+    int left = p;
+    while (left > 0 && w->square[left - 1]) side_add_tile(center, w, sr, w->square[--left]);
+
+    shadow_side *lefts = sp->lefts, *rights = sp->rights;
+    unsigned n_left = 1, n_right = 1;
+    memset(&lefts[0], 0, sizeof lefts[0]);
+    lefts[0].word_multiplier = 1;
+    sp->first[0] = (uint8_t)left;
+    while (n_left < tiles && left > 0 && !w->is_anchor[left - 1] && fillable(w, sr, left - 1)) {
+        shadow_side *side = &lefts[n_left];
+        *side = lefts[n_left - 1];
+        side_add_empty(side, w, --left);
+        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, sr, w->square[--left]);
+        sp->first[n_left++] = (uint8_t)left;
+    }
+    memset(&rights[0], 0, sizeof rights[0]);
+    rights[0].word_multiplier = 1;
+    sp->last[0] = (uint8_t)right;
+    while (n_right < tiles && right + 1 < w->length && fillable(w, sr, right + 1)) {
+        shadow_side *side = &rights[n_right];
+        *side = rights[n_right - 1];
+        side_add_empty(side, w, ++right);
+        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, sr, w->square[++right]);
+        sp->last[n_right++] = (uint8_t)right;
+    }
+    sp->n_left = n_left;
+    sp->n_right = n_right;
+}
+
+/* The terms of the highest score a play of k = a + b + 1 rack tiles on placement (a, b) can have:
+ * with `main` the k tiles' values paired best with the letter premiums (the highest on the 4s,
+ * then 3s, 2s, the rest 1), each empty square capped by the best tile its cross-set allows, it is
+ * (board + min(main, main_cap)) * word_multiplier + rest (placement_score). */
+typedef struct placement_terms {
+    int64_t board, main_cap, word_multiplier, rest;
+    unsigned n4, n3, n2; /* how many of the values count 4, 3, 2 times: prefix sums up to these */
+} placement_terms;
+
+static void placement_terms_of(const line_walk *w, const shadow_placements *sp, unsigned a, unsigned b,
+                               placement_terms *t)
+{
+    const shadow_side *c = &sp->center, *l = &sp->lefts[a], *r = &sp->rights[b];
+    const unsigned k = a + b + 1;
+    t->n4 = c->lm[4] + l->lm[4] + r->lm[4];
+    t->n3 = t->n4 + c->lm[3] + l->lm[3] + r->lm[3];
+    t->n2 = t->n3 + c->lm[2] + l->lm[2] + r->lm[2];
+    t->board = c->board + l->board + r->board;
+    t->main_cap = c->main_cap + l->main_cap + r->main_cap;
+    t->word_multiplier = c->word_multiplier * l->word_multiplier * r->word_multiplier;
+    t->rest = c->cross_const + l->cross_const + r->cross_const + c->cross_cap + l->cross_cap + r->cross_cap +
+              (k == w->rack_size ? w->bingo_bonus : 0);
+}
+
+/* The bound, given the prefix sums of the values placed (highest first) up to k, n4, n3 and n2. */
+static inline int64_t placement_score(const placement_terms *t, int64_t main_k, int64_t main_n4, int64_t main_n3,
+                                      int64_t main_n2)
+{
+    const int64_t main = main_k + main_n4 + main_n3 + main_n2; /* each prefix adds one premium level */
+    return (t->board + (main < t->main_cap ? main : t->main_cap)) * t->word_multiplier + t->rest;
+}
+
 /* The bound of anchor p. With `refine`, placements through board tiles that could beat
  * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
  * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
@@ -834,37 +923,10 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
     const unsigned tiles = sr->tiles;
-    /* the center: the anchor and the tiles right of it up to the pivot, plus the tiles just
-     * left of it (a play through p includes them) */
-    shadow_side center;
-    memset(&center, 0, sizeof center);
-    center.word_multiplier = 1;
-    side_add_empty(&center, w, p);
-    int right = p;
-    while (right + 1 < w->length && w->square[right + 1]) side_add_tile(&center, w, sr, w->square[++right]);
-    int left = p;
-    while (left > 0 && w->square[left - 1]) side_add_tile(&center, w, sr, w->square[--left]);
-
-    shadow_side lefts[GD_MAX_DIM], rights[GD_MAX_DIM];
-    unsigned n_left = 1, n_right = 1;
-    memset(&lefts[0], 0, sizeof lefts[0]);
-    lefts[0].word_multiplier = 1;
-    while (n_left < tiles && left > 0 && !w->is_anchor[left - 1] && fillable(w, sr, left - 1)) {
-        shadow_side *side = &lefts[n_left];
-        *side = lefts[n_left - 1];
-        side_add_empty(side, w, --left);
-        while (left > 0 && w->square[left - 1]) side_add_tile(side, w, sr, w->square[--left]);
-        n_left++;
-    }
-    memset(&rights[0], 0, sizeof rights[0]);
-    rights[0].word_multiplier = 1;
-    while (n_right < tiles && right + 1 < w->length && fillable(w, sr, right + 1)) {
-        shadow_side *side = &rights[n_right];
-        *side = rights[n_right - 1];
-        side_add_empty(side, w, ++right);
-        while (right + 1 < w->length && w->square[right + 1]) side_add_tile(side, w, sr, w->square[++right]);
-        n_right++;
-    }
+    shadow_placements sp;
+    shadow_sides(w, p, sr, &sp);
+    const shadow_side *center = &sp.center;
+    const unsigned n_left = sp.n_left, n_right = sp.n_right;
 
     /* the checks' answers by the board tiles taken on each side (their counts name them: the
      * sides only grow) and the tiles placed */
@@ -875,23 +937,15 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
     unsigned n_checked = 0;
     int64_t best = INT64_MIN;
     for (unsigned a = 0; a < n_left; a++) {
-        const shadow_side *l = &lefts[a];
+        const shadow_side *l = &sp.lefts[a];
         for (unsigned b = 0; b < n_right && a + b + 1 <= tiles; b++) {
-            const shadow_side *r = &rights[b];
+            const shadow_side *r = &sp.rights[b];
             const unsigned k = a + b + 1;
             const int32_t kept = sr->best_kept[k];
-            /* the k highest values on the highest letter premiums: 4s, then 3s, 2s, the rest 1 */
-            const int64_t *prefix = sr->prefix;
-            unsigned n4 = center.lm[4] + l->lm[4] + r->lm[4];
-            unsigned n3 = n4 + center.lm[3] + l->lm[3] + r->lm[3];
-            unsigned n2 = n3 + center.lm[2] + l->lm[2] + r->lm[2];
-            int64_t main = prefix[k] + prefix[n4] + prefix[n3] + prefix[n2]; /* each prefix adds one level */
-            const int64_t wm = center.word_multiplier * l->word_multiplier * r->word_multiplier;
-            int64_t main_cap = center.main_cap + l->main_cap + r->main_cap;
-            int64_t cross_cap = center.cross_cap + l->cross_cap + r->cross_cap;
-            int64_t score = (center.board + l->board + r->board + (main < main_cap ? main : main_cap)) * wm +
-                            center.cross_const + l->cross_const + r->cross_const + cross_cap +
-                            (k == w->rack_size ? w->bingo_bonus : 0);
+            placement_terms t;
+            placement_terms_of(w, &sp, a, b, &t);
+            const int64_t score =
+                placement_score(&t, sr->prefix[k], sr->prefix[t.n4], sr->prefix[t.n3], sr->prefix[t.n2]);
             int64_t equity = 100 * score + kept;
             if (refine && k >= sr->checked_from && equity >= threshold) {
                 unsigned i = 0;
@@ -907,7 +961,7 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
                 int32_t *memo = i < n_checked ? &checked[i].kept[k - sr->checked_from] : NULL;
                 int32_t kept_checked = memo ? *memo : INT32_MAX;
                 if (kept_checked == INT32_MAX) {
-                    kept_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k, 0);
+                    kept_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k, 0);
                     if (memo) *memo = kept_checked;
                 }
                 if (kept_checked == INT32_MIN) continue;
@@ -916,7 +970,7 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
                     int32_t *blank_memo = i < n_checked ? &checked[i].blank_kept[k - sr->checked_from] : NULL;
                     int32_t blank_checked = blank_memo ? *blank_memo : INT32_MAX;
                     if (blank_checked == INT32_MAX) {
-                        blank_checked = through_kept(sr, center.through_sum + l->through_sum + r->through_sum, k, 1);
+                        blank_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k, 1);
                         if (blank_memo) *blank_memo = blank_checked;
                     }
                     if (blank_checked != INT32_MIN && 100 * score + blank_checked > *blank_used)
@@ -931,6 +985,189 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
         }
     }
     return best;
+}
+
+/*
+ * The plays that use a blank, from the word map (word_map.c), for racks with one blank. After the
+ * plays of the rack's letters alone (the first pass), a play that gives up the blank can beat the
+ * best move kept mostly only as a bingo, so few sub-racks reach it; walking an anchor tries every
+ * letter for the blank along every path, where the map is asked for the words of each sub-rack
+ * that can reach it, the blank standing for each letter in turn. Each placement through the anchor
+ * (the bounds' (a, b)) is filled by the sub-racks of its size that hold the blank, best kept value
+ * first; placements with the same number of tiles and board tiles share their lookups. A word is a
+ * play where its letters match the board tiles and the cross-sets, the blank on any square that
+ * holds its letter (each such square a play of its own).
+ */
+#define MAP_SUBRACKS 256 /* racks with more sub-racks are walked */
+#define MAP_TILES 8        /* and racks of more tiles */
+
+typedef struct map_subracks {
+    uint16_t start[GD_MAX_DIM + 2]; /* sub-racks of k tiles with the blank: entries start[k] .. start[k + 1] */
+    uint16_t index[MAP_SUBRACKS];   /* the sub-rack (subracks numbering) */
+    int32_t kept[MAP_SUBRACKS];     /* what keeping the rest is worth; descending within a size */
+    uint64_t key[MAP_SUBRACKS];     /* the word map's key of its letters, the blank not counted */
+    int32_t prefix[MAP_SUBRACKS][MAP_TILES + 1]; /* prefix sums of its values (the blank's too), highest first */
+} map_subracks;
+
+static void map_subracks_init(map_subracks *ms, const line_walk *w, const subracks *sr, const uint64_t *letter_hash)
+{
+    memset(ms->start, 0, sizeof ms->start);
+    for (uint32_t index = 0; index < sr->total; index++)
+        if (subrack_blanks(sr, index)) ms->start[sr->tiles_used[index] + 1]++;
+    for (unsigned k = 1; k < GD_MAX_DIM + 2; k++) ms->start[k] += ms->start[k - 1];
+    uint16_t fill[GD_MAX_DIM + 1];
+    memcpy(fill, ms->start, sizeof fill);
+    uint8_t used[64] = {0};
+    for (uint32_t index = 0; index < sr->total; index++) {
+        if (!subrack_blanks(sr, index)) continue;
+        const int32_t kept = sr->kept_value[index];
+        const unsigned k = sr->tiles_used[index];
+        unsigned j = fill[k]++;
+        for (; j > ms->start[k] && ms->kept[j - 1] < kept; j--) { /* stable: the lower index first on ties */
+            ms->index[j] = ms->index[j - 1];
+            ms->kept[j] = ms->kept[j - 1];
+            ms->key[j] = ms->key[j - 1];
+            memcpy(ms->prefix[j], ms->prefix[j - 1], sizeof ms->prefix[j]);
+        }
+        subrack_used(sr, index, used);
+        uint64_t key = 0;
+        int32_t values[MAP_TILES];
+        unsigned n = 0;
+        for (uint32_t d = 0; d < sr->distinct; d++) {
+            const unsigned code = sr->code[d];
+            if (code) key += used[code] * letter_hash[code];
+            for (unsigned u = 0; u < used[code]; u++) {
+                unsigned i = n++;
+                for (; i > 0 && values[i - 1] < w->values[code]; i--) values[i] = values[i - 1];
+                values[i] = w->values[code];
+            }
+        }
+        ms->index[j] = (uint16_t)index;
+        ms->kept[j] = kept;
+        ms->key[j] = key;
+        ms->prefix[j][0] = 0;
+        for (unsigned i = 0; i < MAP_TILES; i++) ms->prefix[j][i + 1] = ms->prefix[j][i] + (i < n ? values[i] : 0);
+    }
+}
+
+/* Word `word` (whose letters are those of the sub-rack's with `letter` for the blank, and the
+ * board tiles) on line positions first..last: kept, with the blank on each empty square that holds
+ * `letter`, if its letters match the board tiles and the cross-sets. */
+static void map_try_word(line_walk *w, const uint8_t *word, unsigned letter, int first, int last, int32_t board,
+                         int32_t word_multiplier, int32_t cross_const, unsigned k, uint32_t used_index)
+{
+    int32_t main = board, cross = cross_const;
+    for (int pos = first; pos <= last; pos++) {
+        const unsigned here_letter = word[pos - first];
+        const uint8_t here = w->square[pos];
+        if (here) {
+            if ((here & 63u) != here_letter) return;
+            w->word[pos] = (uint8_t)(here | GD_ON_BOARD_FLAG);
+            continue;
+        }
+        if (!((w->cross_set[pos] >> here_letter) & 1u)) return;
+        const int32_t letter_score = w->values[here_letter] * w->letter_multiplier[pos];
+        main += letter_score;
+        if (w->has_cross[pos]) cross += letter_score * w->word_multiplier[pos];
+        w->word[pos] = (uint8_t)here_letter;
+    }
+    const int32_t bonus = k == w->rack_size ? w->bingo_bonus : 0;
+    w->used_index = used_index;
+    for (int pos = first; pos <= last; pos++) {
+        if (w->square[pos] || w->word[pos] != letter) continue;
+        /* the blank here: its letter scores the blank's value instead, in both words */
+        const int32_t delta = (w->values[letter] - w->values[0]) * w->letter_multiplier[pos];
+        const int32_t lost = delta * word_multiplier + (w->has_cross[pos] ? delta * w->word_multiplier[pos] : 0);
+        w->word[pos] = (uint8_t)(letter | GD_BLANK_FLAG);
+        emit(w, first, last, main * word_multiplier + cross + bonus - lost, k);
+        w->word[pos] = (uint8_t)letter;
+    }
+    w->used_index = 0;
+}
+
+typedef struct map_placement {
+    placement_terms t;
+    int64_t score; /* with the rack's best tiles */
+    uint64_t through; /* the key of its board tiles */
+    uint8_t a, b, k, done;
+} map_placement;
+
+/* The plays through anchor p that use the rack's one blank, from the word map. */
+static void map_blank_anchor(line_walk *w, int p, const shadow_rack *sr, const map_subracks *ms,
+                             const gd_word_map *map)
+{
+    if (!fillable(w, sr, p)) return;
+    shadow_placements sp;
+    shadow_sides(w, p, sr, &sp);
+    map_placement placements[MAP_TILES * (MAP_TILES + 1) / 2]; /* a + b < tiles <= MAP_TILES */
+    unsigned n = 0;
+    const int64_t threshold = entry_threshold(w);
+    for (unsigned a = 0; a < sp.n_left; a++) {
+        for (unsigned b = 0; b < sp.n_right && a + b + 1 <= sr->tiles; b++) {
+            const unsigned k = a + b + 1;
+            if (sp.last[b] == sp.first[a]) continue; /* one letter is not a word */
+            if (k == 1 && w->direction == GD_DOWN && w->has_cross[p])
+                continue; /* a single tile that also forms an across word is the across pass's */
+            map_placement *m = &placements[n];
+            placement_terms_of(w, &sp, a, b, &m->t);
+            const placement_terms *t = &m->t;
+            m->score = placement_score(t, sr->prefix[k], sr->prefix[t->n4], sr->prefix[t->n3], sr->prefix[t->n2]);
+            if (sr->blank_used_kept[k] == INT32_MIN || 100 * m->score + sr->blank_used_kept[k] < threshold) continue;
+            m->through = sp.center.through_sum + sp.lefts[a].through_sum + sp.rights[b].through_sum;
+            m->a = (uint8_t)a;
+            m->b = (uint8_t)b;
+            m->k = (uint8_t)k;
+            m->done = 0;
+            n++;
+        }
+    }
+    const uint64_t *letter_hash = sr->filter.letter_hash;
+    for (unsigned g = 0; g < n; g++) {
+        if (placements[g].done) continue;
+        /* the group: placements g.. with g's number of tiles and board tiles */
+        const unsigned k = placements[g].k;
+        const uint64_t through = placements[g].through;
+        uint8_t members[MAP_TILES * (MAP_TILES + 1) / 2];
+        unsigned n_members = 0;
+        int64_t group_score = INT64_MIN;
+        for (unsigned i = g; i < n; i++)
+            if (placements[i].k == k && placements[i].through == through) {
+                placements[i].done = 1;
+                members[n_members++] = (uint8_t)i;
+                if (placements[i].score > group_score) group_score = placements[i].score;
+            }
+        for (unsigned j = ms->start[k]; j < ms->start[k + 1]; j++) {
+            if (100 * group_score + ms->kept[j] < entry_threshold(w)) break;
+            const int32_t *own = ms->prefix[j];
+            int64_t own_best = INT64_MIN;
+            for (unsigned i = 0; i < n_members; i++) {
+                const placement_terms *t = &placements[members[i]].t;
+                const int64_t bound = placement_score(t, own[k], own[t->n4], own[t->n3], own[t->n2]);
+                if (bound > own_best) own_best = bound;
+            }
+            if (100 * own_best + ms->kept[j] < entry_threshold(w)) continue; /* its own tiles score less */
+            const uint64_t key = through + ms->key[j];
+            for (unsigned letter = 1; letter <= sr->alphabet_size; letter++) {
+                if (!gd_anagram_filter_may_spell(&sr->filter, key + letter_hash[letter])) continue;
+                const uint32_t e = gd_word_map_find(map, key + letter_hash[letter]);
+                if (e == GD_WORD_MAP_END) continue;
+                for (unsigned i = 0; i < n_members; i++) {
+                    const map_placement *m = &placements[members[i]];
+                    const placement_terms *t = &m->t;
+                    if (100 * placement_score(t, own[k], own[t->n4], own[t->n3], own[t->n2]) + ms->kept[j] <
+                        entry_threshold(w))
+                        continue;
+                    const shadow_side *c = &sp.center, *l = &sp.lefts[m->a], *r = &sp.rights[m->b];
+                    const int32_t board = (int32_t)(c->board + l->board + r->board);
+                    const int32_t multiplier = (int32_t)(c->word_multiplier * l->word_multiplier * r->word_multiplier);
+                    const int32_t cross_const = (int32_t)(c->cross_const + l->cross_const + r->cross_const);
+                    for (uint32_t x = e; x != GD_WORD_MAP_END; x = map->next[x])
+                        map_try_word(w, map->letters + map->words[x], letter, sp.first[m->a], sp.last[m->b], board,
+                                     multiplier, cross_const, k, ms->index[j]);
+                }
+            }
+        }
+    }
 }
 
 typedef struct anchor_job {
@@ -1137,6 +1374,7 @@ static int start_walk(line_walk *w, subracks *sr, const gd_lexicon *lex, const g
     w->stream = w->stopped = w->replaying = 0;
     w->best_kept = NULL;
     w->blank_bound = INT64_MAX;
+    w->blank_use = BLANKS_ANY;
     w->direction = w->line = w->anchor = 0;
     memset(w->target_square, 0, sizeof w->target_square);
     w->target_left = w->target_right = -1;
@@ -1242,35 +1480,72 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
             }
         }
     }
-    for (size_t i = n_jobs / 2; i-- > 0;) job_sift_down(jobs, n_jobs, i);
+    /* With blanks on the rack, two passes: first the plays of the rack's letters alone, which keep
+     * the blanks, then the plays that use one, each anchor in the order of its bound for those.
+     * Keeping a blank is worth more than most leaves, so after the first pass few anchors and few
+     * sub-racks can still beat the best move, mostly as bingos; with one blank those plays come
+     * from the word map (map_blank_anchor) instead of a walk that tries every letter for the
+     * blank along every path. Each play is made by one pass, so the moves kept are those of one
+     * pass over all plays. */
+    const int two_passes = blank_bound_wanted && bounded;
+    const gd_word_map *map = lex->word_map;
+    map_subracks *by_size = NULL, by_size_storage;
+    if (two_passes && map && rack_counts[0] == 1 && tiles <= MAP_TILES && sr.total <= MAP_SUBRACKS &&
+        rack_info.filter.letter_hash) {
+        by_size = &by_size_storage;
+        map_subracks_init(by_size, &w, &sr, rack_info.filter.letter_hash);
+    }
+    const size_t all_jobs = n_jobs;
     const size_t limit = top_n < capacity ? top_n : capacity;
     int loaded_direction = -1, loaded_line = -1;
-    while (n_jobs) {
-        /* the root of out[] is the worst move kept: anchors that cannot reach it are skipped */
-        const int full = w.count >= limit;
-        const int64_t threshold = !full ? INT64_MIN : w.by_equity ? out[0].equity : 100 * (int64_t)out[0].score;
-        anchor_job job = jobs[0];
-        if (full && job_bound(&job) < threshold) break;
-        if (job.direction != loaded_direction || job.line != loaded_line) {
-            load_line(&w, rules, board, ws, job.direction, job.line);
-            loaded_direction = job.direction;
-            loaded_line = job.line;
+    for (int pass = 0; pass < 1 + two_passes; pass++) {
+        if (pass == 1) {
+            /* every job again (the first pass leaves those it took after its heap), by the bound
+             * of the plays using a blank */
+            n_jobs = all_jobs;
+            for (size_t i = 0; i < n_jobs; i++)
+                jobs[i].order = job_order(jobs[i].blank_bound, jobs[i].direction, jobs[i].line, jobs[i].anchor);
+            w.best_kept = rack_info.blank_used_kept;
         }
-        if (!job.refined) {
-            /* the lexicon checks, only now that the anchor is next: back into the heap with them */
-            blank_used = INT64_MIN;
-            const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted);
-            jobs[0].order = job_order(clamp_bound(bound), job.direction, job.line, job.anchor);
-            if (blank_bound_wanted) jobs[0].blank_bound = clamp_bound(blank_used);
-            jobs[0].refined = 1;
-            if (bound == INT64_MIN) jobs[0] = jobs[--n_jobs];
+        w.blank_use = !two_passes ? BLANKS_ANY : pass == 0 ? BLANKS_NONE : BLANKS_SOME;
+        for (size_t i = n_jobs / 2; i-- > 0;) job_sift_down(jobs, n_jobs, i);
+        while (n_jobs) {
+            /* the root of out[] is the worst move kept: anchors that cannot reach it are skipped */
+            const int full = w.count >= limit;
+            const int64_t threshold = !full ? INT64_MIN : w.by_equity ? out[0].equity : 100 * (int64_t)out[0].score;
+            anchor_job job = jobs[0];
+            if (full && job_bound(&job) < threshold) break;
+            if (job.direction != loaded_direction || job.line != loaded_line) {
+                load_line(&w, rules, board, ws, job.direction, job.line);
+                loaded_direction = job.direction;
+                loaded_line = job.line;
+            }
+            if (!job.refined) {
+                /* the lexicon checks, only now that the anchor is next: back into the heap with them */
+                blank_used = INT64_MIN;
+                const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted);
+                if (blank_bound_wanted) jobs[0].blank_bound = clamp_bound(blank_used);
+                jobs[0].order = job_order(clamp_bound(pass == 0 ? bound : blank_used), job.direction, job.line,
+                                          job.anchor);
+                jobs[0].refined = 1;
+                if (bound == INT64_MIN) { /* out of the heap, after it (its blank bound is the least too) */
+                    jobs[0].blank_bound = INT32_MIN;
+                    const anchor_job dropped = jobs[0];
+                    jobs[0] = jobs[--n_jobs];
+                    jobs[n_jobs] = dropped;
+                }
+                job_sift_down(jobs, n_jobs, 0);
+                continue;
+            }
+            jobs[0] = jobs[--n_jobs];
+            jobs[n_jobs] = job; /* kept after the heap for the second pass */
             job_sift_down(jobs, n_jobs, 0);
-            continue;
+            w.blank_bound = job.blank_bound;
+            if (pass == 1 && by_size)
+                map_blank_anchor(&w, job.anchor, &rack_info, by_size, map);
+            else
+                walk_anchor(&w, job.anchor, root, root_letters);
         }
-        jobs[0] = jobs[--n_jobs];
-        job_sift_down(jobs, n_jobs, 0);
-        w.blank_bound = job.blank_bound;
-        walk_anchor(&w, job.anchor, root, root_letters);
     }
     *count = w.count;
     if (options->work) *options->work = w.work;

@@ -358,6 +358,31 @@ def test_best_with_bounds_on_racks_near_a_bingo(sowpods: Lexicon) -> None:
     assert positions >= 100
 
 
+def test_best_with_bounds_on_racks_with_one_blank(sowpods: Lexicon) -> None:
+    """With one blank on the rack, best N with bounds takes the plays of the rack's letters first
+    (the blank kept), then the plays that use the blank from the word map, the blank standing for
+    each letter in turn (several plays when the word holds its letter more than once): the best
+    1, 3 and 8 are still the first of every move, with the shipped table (where keeping the blank
+    is worth most, so the second pass is cut most) and with a random one."""
+    rng = random.Random(11)
+    text, _ = random_csv(ENGLISH, rng, 20000)
+    tables = [Leaves.load("sowpods", ENGLISH), Leaves.from_csv_text(text, ENGLISH)]
+    checkers = [PrunedBest(sowpods, leaves, 1) for leaves in tables]
+    positions = 0
+    for seed in range(4):
+        game = Game.new(sowpods, seed=300 + seed)
+        while not game.over:
+            letters = [tile for tile in str(game.rack()) if tile != "?"]
+            if letters:
+                letters[rng.randrange(len(letters))] = "?"
+                rack = Rack("".join(letters), ENGLISH)
+                for checker in checkers:
+                    checker.check(game.board, rack, game.bag_count, rng.choice([1, 1, 3, 8]))
+                positions += 1
+            game.play(game.best_move("equity", leaves=tables[0]))
+    assert positions > 60
+
+
 def core_move(record: bytes) -> tuple:  # type: ignore[type-arg]
     from gaddag_solver.move import MOVE_RECORD
 

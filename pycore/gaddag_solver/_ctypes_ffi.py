@@ -69,6 +69,7 @@ class gd_lexicon(C.Structure):
         ("walk_high", C.c_void_p),
         ("anagram_filter", C.c_void_p),
         ("anagram_filter_mask", C.c_uint32),
+        ("word_map", C.c_void_p),
     ]
 
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "anagram_filter.h" /* the filter built with the walk index, its probe with a blank */
+#include "word_map.h"      /* the word map built with it */
 #include "gaddag_format.h"
 #include "gaddag_solver.h"
 #include "movegen_internal.h" /* how moves rank */
@@ -735,6 +736,18 @@ static void check_stream(const gd_lexicon *lex, const gd_rules *rules, const uin
     free(buffer);
 }
 
+/* Every word of `length` letters (at most 12), each followed by a separator byte, in a buffer of
+ * *needed bytes (the caller frees it). */
+static uint8_t *words_of_length(const gd_lexicon *lex, uint32_t length, size_t *needed)
+{
+    uint8_t any[12] = {0}; /* a pattern of wildcards: every word of this length */
+    uint32_t count;
+    gd_pattern(lex, any, length, NULL, 0, needed, &count);
+    uint8_t *words = malloc(*needed + 1);
+    gd_pattern(lex, any, length, words, *needed, needed, &count);
+    return words;
+}
+
 /* The anagram filter never says no to the letters of a word of the lexicon (best-N's bounds trust
  * it), and says no to most letter sets that spell nothing (or it would not be worth its probes). */
 static void check_anagram_filter(const gd_lexicon *lex)
@@ -749,12 +762,8 @@ static void check_anagram_filter(const gd_lexicon *lex)
     unsigned refused = 0, tried = 0, n_sums = 0, blank_refused = 0, blank_tried = 0;
     static uint64_t sums[512];
     for (uint32_t length = 1; length <= lex->max_word_length && length <= 12; length++) {
-        uint8_t any[12] = {0}; /* a pattern of wildcards: every word of this length */
         size_t needed;
-        uint32_t count;
-        gd_pattern(lex, any, length, NULL, 0, &needed, &count);
-        uint8_t *words = malloc(needed + 1);
-        gd_pattern(lex, any, length, words, needed, &needed, &count);
+        uint8_t *words = words_of_length(lex, length, &needed);
         for (size_t at = 0; at < needed; at += length + 1) {
             uint64_t sum = 0;
             for (uint32_t k = 0; k < length; k++) sum += filter.letter_hash[words[at + k] & 63u];
@@ -820,6 +829,54 @@ static void check_anagram_filter(const gd_lexicon *lex)
           "the filter refused only %u of %u letter sets with a blank that spell nothing", blank_refused, blank_tried);
 }
 
+static unsigned long words_checked; /* words of the lexicons found in their maps */
+
+/* The word map holds every word of the lexicon under the key of its letters, with its letters, and
+ * under each key only anagrams of one another (best N trusts it to find a sub-rack's words). */
+static void check_word_map(const gd_lexicon *lex)
+{
+    const gd_word_map *map = lex->word_map;
+    if (!pristine || (lex->flags & GD_LEXICON_DAWG)) {
+        if (map) /* a map from a lexicon opened without its checks is whole or absent */
+            CHECK(map->word_count == lex->word_count, "a map of %u words for %u", map->word_count, lex->word_count);
+        return;
+    }
+    CHECK(map != NULL, "a lexicon opened with its counts checked has no word map");
+    CHECK(map->word_count == lex->word_count, "the word map holds %u words of %u", map->word_count, lex->word_count);
+    const uint64_t *hash = lex->anagram_filter;
+    uint32_t found_total = 0;
+    for (uint32_t length = 1; length <= lex->max_word_length && length <= 12; length++) {
+        size_t needed;
+        uint8_t *words = words_of_length(lex, length, &needed);
+        for (size_t at = 0; at < needed; at += length + 1) {
+            uint64_t key = 0;
+            for (uint32_t k = 0; k < length; k++) key += hash[words[at + k] & 63u];
+            int found = 0;
+            for (uint32_t e = gd_word_map_find(map, key); e != GD_WORD_MAP_END; e = map->next[e]) {
+                CHECK(map->keys[e] == key && map->lengths[e] == length, "the map's entry %u is not under its key", e);
+                const uint8_t *letters = map->letters + map->words[e];
+                found |= memcmp(letters, words + at, length) == 0;
+                uint8_t have[64] = {0};
+                for (uint32_t k = 0; k < length; k++) have[words[at + k] & 63u]++;
+                for (uint32_t k = 0; k < length; k++)
+                    CHECK(have[letters[k] & 63u]--, "a word under a key holds other letters than its anagram's");
+            }
+            CHECK(found, "a %u-letter word is not in the word map under its letters", length);
+            found_total += (uint32_t)found;
+        }
+        free(words);
+    }
+    words_checked += found_total;
+    /* letters no word is spelled by: not found */
+    for (int t = 0; t < 64; t++) {
+        uint64_t key = 0;
+        const uint32_t length = 1 + below(lex->max_word_length);
+        for (uint32_t k = 0; k < length; k++) key += hash[1 + below(lex->alphabet_size)];
+        for (uint32_t e = gd_word_map_find(map, key); e != GD_WORD_MAP_END; e = map->next[e])
+            CHECK(map->keys[e] == key, "a lookup returned another key's word");
+    }
+}
+
 static void generate_on(const gd_lexicon *opened)
 {
     gd_lexicon lex = *opened;
@@ -830,6 +887,7 @@ static void generate_on(const gd_lexicon *opened)
     CHECK(gd_build_walk_index(&lex, index, index_size - 1, &err) == GD_ERR_ARGUMENT, "short walk index buffer");
     CHECK(gd_build_walk_index(&lex, index, index_size, &err) == GD_OK, "walk index: %s", err.message);
     check_anagram_filter(&lex);
+    check_word_map(&lex);
 
     static gd_rules rules;
     memset(&rules, 0, sizeof rules);
@@ -1678,6 +1736,7 @@ int main(int argc, char **argv)
     CHECK(simulations_run > 0 && endgames_solved > 0, "%lu simulations run, %lu endgames solved", simulations_run,
           endgames_solved);
     CHECK(bounded_positions > 50, "best with bounds checked on only %lu positions", bounded_positions);
+    CHECK(words_checked > 100, "only %lu words looked up in the word maps", words_checked);
     if (failures) return 1;
     printf("OK: %zu-byte lexicon, %lu opens tried, %lu opened and queried, %lu plays checked, "
            "%lu damaged leave tables opened, %lu games (%lu turns, %lu best moves with bounds) played, %lu simulations, "
