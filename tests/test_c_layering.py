@@ -27,7 +27,16 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("the public header", {"gaddag_solver"}),
     (
         "format and lexicon",
-        {"build_target", "gaddag_format", "gaddag", "gaddag_build", "anagram_filter", "dawg", "leaves"},
+        {
+            "build_target",
+            "gaddag_format",
+            "gaddag",
+            "gaddag_build",
+            "anagram_filter",
+            "word_map",
+            "dawg",
+            "leaves",
+        },
     ),
     ("board and cross-sets", {"rules_check", "tiles", "workspace", "crossset", "score"}),
     ("generation", {"movegen", "movegen_dawg"}),
