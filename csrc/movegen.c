@@ -764,21 +764,30 @@ typedef struct shadow_rack {
     int32_t list_kept[MAX_CHECKED];
     uint8_t list_blank[MAX_CHECKED]; /* the sub-rack holds a blank (not in list_sum) */
     int32_t blank_kept[GD_MAX_DIM + 1]; /* best kept value of the sub-racks not checked */
+    int32_t letters_kept[GD_MAX_DIM + 1]; /* best kept value when k tiles without a blank are placed */
 } shadow_rack;
 
+/* Which sub-racks a bound is for (through_kept, anchor_bound) */
+#define SUBRACKS_ANY 0
+#define SUBRACKS_WITH_BLANK 1
+#define SUBRACKS_LETTERS_ONLY 2
+
 /* The best kept value when k rack tiles are placed in a main word whose board tiles hash to
- * `board_sum`: over the sub-racks whose letters with those tiles may spell a word (with
- * `blank_only`, the sub-racks holding a blank). */
-static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k, int blank_only)
+ * `board_sum`: over the sub-racks (`which`: SUBRACKS_*) whose letters with those tiles may spell a
+ * word. */
+static int32_t through_kept(const shadow_rack *sr, uint64_t board_sum, unsigned k, int which)
 {
-    int32_t best = sr->blank_kept[k];
+    int32_t best = which == SUBRACKS_LETTERS_ONLY ? INT32_MIN : sr->blank_kept[k];
     const unsigned start = sr->list_start[k], end = sr->list_start[k + 1];
     for (unsigned i = start; i < end && sr->list_kept[i] > best; i++)
-        if (!sr->list_blank[i] && !blank_only) gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
+        if (!sr->list_blank[i] && which != SUBRACKS_WITH_BLANK)
+            gd_anagram_filter_prefetch(&sr->filter, board_sum + sr->list_sum[i]);
     for (unsigned i = start; i < end && sr->list_kept[i] > best; i++) {
-        if (sr->list_blank[i] ? gd_anagram_filter_may_spell_with_blank(&sr->filter, board_sum + sr->list_sum[i],
-                                                                       sr->alphabet_size)
-                              : !blank_only && gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i]))
+        if (sr->list_blank[i] ? which != SUBRACKS_LETTERS_ONLY &&
+                                    gd_anagram_filter_may_spell_with_blank(&sr->filter, board_sum + sr->list_sum[i],
+                                                                           sr->alphabet_size)
+                              : which != SUBRACKS_WITH_BLANK &&
+                                    gd_anagram_filter_may_spell(&sr->filter, board_sum + sr->list_sum[i]))
             return sr->list_kept[i];
     }
     return best;
@@ -917,9 +926,10 @@ static inline int64_t placement_score(const placement_terms *t, int64_t main_k, 
  * `threshold` are also checked against the lexicon (the filter's probes cost more than the rest,
  * so this is done only for anchors about to be walked). `unchecked` (may be NULL) gets the best
  * bound of the placements no check applies to: no check can bring the anchor's bound below it.
- * `blank_used` (may be NULL; with `refine`) gets the bound of the plays that use a blank. */
+ * `blank_used` (may be NULL; with `refine`) gets the bound of the plays that use a blank. With
+ * `letters_only`, the bound returned is that of the plays of the rack's letters alone. */
 static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refine, int64_t threshold,
-                            int64_t *unchecked, int64_t *blank_used)
+                            int64_t *unchecked, int64_t *blank_used, int letters_only)
 {
     if (!fillable(w, sr, p)) return INT64_MIN;
     const unsigned tiles = sr->tiles;
@@ -941,13 +951,13 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
         for (unsigned b = 0; b < n_right && a + b + 1 <= tiles; b++) {
             const shadow_side *r = &sp.rights[b];
             const unsigned k = a + b + 1;
-            const int32_t kept = sr->best_kept[k];
+            const int32_t kept = letters_only ? sr->letters_kept[k] : sr->best_kept[k];
             placement_terms t;
             placement_terms_of(w, &sp, a, b, &t);
             const int64_t score =
                 placement_score(&t, sr->prefix[k], sr->prefix[t.n4], sr->prefix[t.n3], sr->prefix[t.n2]);
-            int64_t equity = 100 * score + kept;
-            if (refine && k >= sr->checked_from && equity >= threshold) {
+            int64_t equity = kept == INT32_MIN ? INT64_MIN : 100 * score + kept; /* INT32_MIN: no such sub-rack */
+            if (refine && k >= sr->checked_from && kept != INT32_MIN && equity >= threshold) {
                 unsigned i = 0;
                 while (i < n_checked && (checked[i].left_through != l->through || checked[i].right_through != r->through))
                     i++;
@@ -961,16 +971,18 @@ static int64_t anchor_bound(line_walk *w, int p, const shadow_rack *sr, int refi
                 int32_t *memo = i < n_checked ? &checked[i].kept[k - sr->checked_from] : NULL;
                 int32_t kept_checked = memo ? *memo : INT32_MAX;
                 if (kept_checked == INT32_MAX) {
-                    kept_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k, 0);
+                    kept_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k,
+                                                letters_only ? SUBRACKS_LETTERS_ONLY : SUBRACKS_ANY);
                     if (memo) *memo = kept_checked;
                 }
-                if (kept_checked == INT32_MIN) continue;
-                equity = 100 * score + kept_checked;
+                if (kept_checked == INT32_MIN && !letters_only) continue; /* nothing spells a word here */
+                equity = kept_checked == INT32_MIN ? INT64_MIN : 100 * score + kept_checked;
                 if (blank_used && 100 * score + sr->blank_used_kept[k] > *blank_used) {
                     int32_t *blank_memo = i < n_checked ? &checked[i].blank_kept[k - sr->checked_from] : NULL;
                     int32_t blank_checked = blank_memo ? *blank_memo : INT32_MAX;
                     if (blank_checked == INT32_MAX) {
-                        blank_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k, 1);
+                        blank_checked = through_kept(sr, center->through_sum + l->through_sum + r->through_sum, k,
+                                                     SUBRACKS_WITH_BLANK);
                         if (blank_memo) *blank_memo = blank_checked;
                     }
                     if (blank_checked != INT32_MIN && 100 * score + blank_checked > *blank_used)
@@ -1221,7 +1233,8 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
     rack_info->filter = gd_lexicon_anagram_filter(lex);
     rack_info->alphabet_size = lex->alphabet_size;
     for (unsigned k = 0; k <= tiles; k++)
-        rack_info->best_kept[k] = rack_info->blank_kept[k] = rack_info->blank_used_kept[k] = INT32_MIN;
+        rack_info->best_kept[k] = rack_info->blank_kept[k] = rack_info->blank_used_kept[k] =
+            rack_info->letters_kept[k] = INT32_MIN;
     /* the sub-racks of the rack's size and the one below it */
     rack_info->checked_from = tiles > 1 ? tiles - 1 : 1;
     if (!rack_info->filter.blocks) rack_info->checked_from = GD_MAX_DIM + 1; /* nothing to check with */
@@ -1232,6 +1245,7 @@ static void shadow_lexicon_init(shadow_rack *rack_info, const line_walk *w, cons
         const unsigned k = sr->tiles_used[index];
         const int32_t kept = w->by_equity ? sr->kept_value[index] : 0; /* by score: only the score counts */
         if (kept > rack_info->best_kept[k]) rack_info->best_kept[k] = kept;
+        if (!subrack_blanks(sr, index) && kept > rack_info->letters_kept[k]) rack_info->letters_kept[k] = kept;
         if (subrack_blanks(sr, index) && kept > rack_info->blank_used_kept[k]) rack_info->blank_used_kept[k] = kept;
         if (k < rack_info->checked_from) continue;
         if (subrack_blanks(sr, index) > 1) {
@@ -1458,6 +1472,14 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
     int blank_bound_differs = 0; /* only if a play using a blank keeps less for some number of tiles */
     for (unsigned k = 1; k <= tiles; k++) blank_bound_differs |= rack_info.blank_used_kept[k] < rack_info.best_kept[k];
     int64_t *const blank_bound_wanted = rack_info.blanks && w.by_equity && blank_bound_differs ? &blank_used : NULL;
+    /* With blanks on the rack, two passes: first the plays of the rack's letters alone, which keep
+     * the blanks, each anchor in the order of its bound for those, then the plays that use one, in
+     * the order of their bound. Keeping a blank is worth more than most leaves, so after the first
+     * pass few anchors and few sub-racks can still beat the best move, mostly as bingos; with one
+     * blank those plays come from the word map (map_blank_anchor) instead of a walk that tries
+     * every letter for the blank along every path. Each play is made by one pass, so the moves
+     * kept are those of one pass over all plays. */
+    const int two_passes = blank_bound_wanted && bounded;
     for (int direction = 0; direction < 2; direction++) {
         if (!direction_wanted(&w, direction)) continue;
         int lines = direction == GD_ACROSS ? rows : cols;
@@ -1467,9 +1489,10 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
                 if (!w.is_anchor[p]) continue;
                 int64_t unchecked = INT64_MIN;
                 blank_used = INT64_MIN;
-                int64_t bound = bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked, blank_bound_wanted)
-                                        : INT32_MAX;
-                if (bound == INT64_MIN) continue; /* no rack tile fits the anchor */
+                int64_t bound =
+                    bounded ? anchor_bound(&w, p, &rack_info, 0, 0, &unchecked, blank_bound_wanted, two_passes)
+                            : INT32_MAX;
+                if (bound == INT64_MIN && blank_used == INT64_MIN) continue; /* no rack tile fits the anchor */
                 jobs[n_jobs].order = job_order(clamp_bound(bound), (unsigned)direction, (unsigned)line, (unsigned)p);
                 jobs[n_jobs].blank_bound = blank_bound_wanted && bounded ? clamp_bound(blank_used) : INT32_MAX;
                 jobs[n_jobs].refined = !bounded || unchecked == bound; /* the checks cannot lower it */
@@ -1480,14 +1503,6 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
             }
         }
     }
-    /* With blanks on the rack, two passes: first the plays of the rack's letters alone, which keep
-     * the blanks, then the plays that use one, each anchor in the order of its bound for those.
-     * Keeping a blank is worth more than most leaves, so after the first pass few anchors and few
-     * sub-racks can still beat the best move, mostly as bingos; with one blank those plays come
-     * from the word map (map_blank_anchor) instead of a walk that tries every letter for the
-     * blank along every path. Each play is made by one pass, so the moves kept are those of one
-     * pass over all plays. */
-    const int two_passes = blank_bound_wanted && bounded;
     const gd_word_map *map = lex->word_map;
     map_subracks *by_size = NULL, by_size_storage;
     if (two_passes && map && rack_counts[0] == 1 && tiles <= MAP_TILES && sr.total <= MAP_SUBRACKS &&
@@ -1523,13 +1538,15 @@ static int generate_equity(const gd_lexicon *lex, const gd_rules *rules, const u
             if (!job.refined) {
                 /* the lexicon checks, only now that the anchor is next: back into the heap with them */
                 blank_used = INT64_MIN;
-                const int64_t bound = anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted);
+                const int letters_only = two_passes && pass == 0;
+                const int64_t bound =
+                    anchor_bound(&w, job.anchor, &rack_info, 1, threshold, NULL, blank_bound_wanted, letters_only);
                 if (blank_bound_wanted) jobs[0].blank_bound = clamp_bound(blank_used);
                 jobs[0].order = job_order(clamp_bound(pass == 0 ? bound : blank_used), job.direction, job.line,
                                           job.anchor);
                 jobs[0].refined = 1;
-                if (bound == INT64_MIN) { /* out of the heap, after it (its blank bound is the least too) */
-                    jobs[0].blank_bound = INT32_MIN;
+                if (bound == INT64_MIN) { /* out of the heap, after it (with its blank bound, for the second pass) */
+                    if (!letters_only) jobs[0].blank_bound = INT32_MIN; /* no play at all fits */
                     const anchor_job dropped = jobs[0];
                     jobs[0] = jobs[--n_jobs];
                     jobs[n_jobs] = dropped;
