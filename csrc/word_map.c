@@ -52,32 +52,31 @@ static int same_letters(const uint8_t *a, const uint8_t *b, unsigned length)
 
 int gd_word_map_start(gd_word_map_builder *b, const gd_lexicon *lex, void *buffer, size_t size)
 {
+    const size_t needed = gd_word_map_size(lex); /* 0: no map for this lexicon */
     b->ok = 0;
-    if ((lex->flags & GD_LEXICON_DAWG) || !buffer || size < gd_word_map_size(lex) || !size ||
-        lex->max_word_length > GD_MAX_WORD)
-        return 0;
+    if (!needed || !buffer || size < needed || lex->max_word_length > GD_MAX_WORD) return 0;
     const uint32_t capacity = lex->word_count, n_slots = map_slots(capacity);
     uint8_t *at = buffer;
     gd_word_map *map = (gd_word_map *)at;
     at += ALIGN8(sizeof *map);
-    b->map = map;
-    b->keys = (uint64_t *)at;
-    at += ALIGN8((size_t)capacity * sizeof *b->keys);
-    b->slots = (uint32_t *)at;
-    at += ALIGN8((size_t)n_slots * sizeof *b->slots);
-    b->next = (uint32_t *)at;
-    at += ALIGN8((size_t)capacity * sizeof *b->next);
-    b->words = (uint32_t *)at;
-    at += ALIGN8((size_t)capacity * sizeof *b->words);
-    b->lengths = at;
+    map->keys = (uint64_t *)at;
+    at += ALIGN8((size_t)capacity * sizeof *map->keys);
+    map->slots = (uint32_t *)at;
+    at += ALIGN8((size_t)n_slots * sizeof *map->slots);
+    map->next = (uint32_t *)at;
+    at += ALIGN8((size_t)capacity * sizeof *map->next);
+    map->words = (uint32_t *)at;
+    at += ALIGN8((size_t)capacity * sizeof *map->words);
+    map->lengths = at;
     at += ALIGN8(capacity);
-    b->letters = at;
+    map->letters = at;
+    map->slot_mask = n_slots - 1;
+    map->word_count = 0;
+    memset(map->slots, 0, (size_t)n_slots * sizeof *map->slots);
+    b->map = map;
     b->capacity = capacity;
-    b->n_slots = n_slots;
     b->max_length = lex->max_word_length;
-    b->count = 0;
     b->used = 0;
-    memset(b->slots, 0, (size_t)n_slots * sizeof *b->slots);
     b->ok = 1;
     return 1;
 }
@@ -85,54 +84,42 @@ int gd_word_map_start(gd_word_map_builder *b, const gd_lexicon *lex, void *buffe
 void gd_word_map_add(void *context, uint64_t key, const uint8_t *reversed, unsigned length)
 {
     gd_word_map_builder *b = context;
+    gd_word_map *map = b->map;
     if (!b->ok) return;
-    if (b->count == b->capacity || length > b->max_length) {
+    if (map->word_count == b->capacity || length > b->max_length) {
         b->ok = 0;
         return;
     }
-    const uint32_t n = b->count;
-    uint8_t *word = b->letters + b->used;
+    const uint32_t n = map->word_count;
+    uint8_t *word = map->letters + b->used;
     for (unsigned i = 0; i < length; i++) word[i] = reversed[length - 1 - i];
-    b->keys[n] = key;
-    b->words[n] = (uint32_t)b->used;
-    b->lengths[n] = (uint8_t)length;
-    b->next[n] = GD_WORD_MAP_END;
+    map->keys[n] = key;
+    map->words[n] = (uint32_t)b->used;
+    map->lengths[n] = (uint8_t)length;
+    map->next[n] = GD_WORD_MAP_END;
     /* into the table: the key's first word, or after the last with its key (the order of the walk) */
-    for (uint32_t slot = (uint32_t)(key >> 32) & (b->n_slots - 1);; slot = (slot + 1) & (b->n_slots - 1)) {
-        if (!b->slots[slot]) {
-            b->slots[slot] = n + 1;
+    for (uint32_t slot = (uint32_t)(key >> 32) & map->slot_mask;; slot = (slot + 1) & map->slot_mask) {
+        if (!map->slots[slot]) {
+            map->slots[slot] = n + 1;
             break;
         }
-        const uint32_t first = b->slots[slot] - 1;
-        if (b->keys[first] != key) continue;
-        if (b->lengths[first] != length || !same_letters(b->letters + b->words[first], word, length)) {
+        const uint32_t first = map->slots[slot] - 1;
+        if (map->keys[first] != key) continue;
+        if (map->lengths[first] != length || !same_letters(map->letters + map->words[first], word, length)) {
             b->ok = 0; /* two multisets share a key */
             return;
         }
         uint32_t last = first;
-        while (b->next[last] != GD_WORD_MAP_END) last = b->next[last];
-        b->next[last] = n;
+        while (map->next[last] != GD_WORD_MAP_END) last = map->next[last];
+        map->next[last] = n;
         break;
     }
     b->used += length;
-    b->count++;
+    map->word_count++;
 }
 
 void gd_word_map_finish(gd_word_map_builder *b, gd_lexicon *lex)
 {
-    lex->word_map = NULL;
     /* every word visited: the filter was built whole, and no more words than the header says */
-    if (!b->ok || !lex->anagram_filter_mask || b->count != lex->word_count) return;
-    gd_word_map *map = b->map;
-    map->slot_mask = b->n_slots - 1;
-    map->word_count = b->count;
-    map->max_length = b->max_length;
-    map->reserved = 0;
-    map->slots = b->slots;
-    map->keys = b->keys;
-    map->next = b->next;
-    map->words = b->words;
-    map->lengths = b->lengths;
-    map->letters = b->letters;
-    lex->word_map = map;
+    if (b->ok && lex->anagram_filter_mask && b->map->word_count == lex->word_count) lex->word_map = b->map;
 }

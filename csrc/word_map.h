@@ -12,16 +12,14 @@
  * the anagram filter's letter_hash[c] over its letters (anagram_filter.h), so the key of a rack's
  * tiles plus board tiles is the sum of their keys. */
 typedef struct gd_word_map {
-    uint32_t slot_mask;    /* slots - 1 (a power of two) */
+    uint32_t slot_mask;  /* slots - 1 (a power of two) */
     uint32_t word_count;
-    uint32_t max_length;
-    uint32_t reserved;
-    const uint32_t *slots; /* open addressing by key: 1 + the first entry of the key, or 0 */
-    const uint64_t *keys;  /* by entry (a word): its key */
-    const uint32_t *next;  /* by entry: the next entry with the same key, or GD_WORD_MAP_END */
-    const uint32_t *words; /* by entry: the word's letters start at letters + words[i] */
-    const uint8_t *lengths; /* by entry: its length */
-    const uint8_t *letters; /* letter codes, in reading order */
+    uint32_t *slots;     /* open addressing by key: 1 + the first entry of the key, or 0 */
+    uint64_t *keys;      /* by entry (a word): its key */
+    uint32_t *next;      /* by entry: the next entry with the same key, or GD_WORD_MAP_END */
+    uint32_t *words;     /* by entry: the word's letters start at letters + words[i] */
+    uint8_t *lengths;    /* by entry: its length */
+    uint8_t *letters;    /* letter codes, in reading order */
 } gd_word_map;
 
 #define GD_WORD_MAP_END UINT32_MAX
@@ -38,14 +36,11 @@ size_t gd_word_map_size(const gd_lexicon *lex);
 /* Built while the anagram filter is (its walk visits every word, and its hashes are the keys):
  * gd_word_map_start on `buffer` (8-byte aligned, gd_word_map_size bytes), gd_word_map_add as the
  * filter's visitor, then gd_word_map_finish, which points lex->word_map at the map, or leaves it
- * NULL when the words cannot be mapped exactly (two multisets sharing a key, or a walk that holds
+ * as it was (the caller sets it NULL first) when the words cannot be mapped exactly (two multisets sharing a key, or a walk that holds
  * other than the header's number of words). */
 typedef struct gd_word_map_builder {
-    gd_word_map *map;
-    uint64_t *keys;
-    uint32_t *slots, *next, *words;
-    uint8_t *lengths, *letters;
-    uint32_t capacity, n_slots, max_length, count;
+    gd_word_map *map; /* laid out in the buffer; its word_count counts the words added */
+    uint32_t capacity, max_length;
     size_t used; /* letters written */
     int ok;
 } gd_word_map_builder;
