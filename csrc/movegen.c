@@ -1676,13 +1676,201 @@ int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8
     return GD_OK;
 }
 
-/* (qsort's comparators: the order of gd_move_better in one pass, not one call each way) */
-static int order_by_score(const void *a, const void *b) { return compare_moves(a, b, 0); }
+/*
+ * Sorting, best first. compare_moves is a total order (two moves it cannot tell apart are the same
+ * move), so any correct sort gives the same array. The endgame sorts the plays of most positions
+ * it searches through, and comparing two moves field by field (seven keys before the word) and
+ * swapping 48-byte records was 7-9% of its time, through the library's qsort or a quicksort of
+ * the records alike. So up to SORT_KEYED moves are sorted as 24-byte keys: the ranking's first
+ * two fields in one word, the next five packed in another, the word's first eight letters, the
+ * move's index; the rest of the word is read only when all of those are equal. The records are then moved once, each to its
+ * place. Longer arrays (a rack with blanks can have thousands of plays) are first split by the
+ * same quicksort on the records until each part is that short.
+ */
+#define SORT_KEYED 512
+#define INSERTION_RUN 16
 
-static int order_by_equity(const void *a, const void *b) { return compare_moves(a, b, 1); }
+typedef struct sort_key {
+    uint64_t rank;    /* higher first: the equity (when ranking by it) and the score, biased unsigned */
+    uint64_t letters; /* lower first: the word's first eight letters, read as a big-endian number */
+    uint32_t place;   /* lower first: kind, row, column, direction, length */
+    uint32_t index;   /* the move's place in the array */
+} sort_key;
+
+static inline sort_key key_of(const gd_move *m, int by_equity, uint32_t index)
+{
+    const uint32_t score = (uint32_t)m->score ^ 0x80000000u, equity = (uint32_t)m->equity ^ 0x80000000u;
+    sort_key k;
+    k.rank = by_equity ? (uint64_t)equity << 32 | score : score;
+    /* GD_MAX_DIM is 32: rows, columns and lengths fit in six bits each */
+    k.place = (uint32_t)m->kind << 19 | (uint32_t)m->row << 13 | (uint32_t)m->col << 7 |
+              (uint32_t)(m->direction & 1u) << 6 | m->length;
+    /* the letters past the length are zeros, so equal lengths compare as memcmp does */
+    uint64_t letters = 0;
+    for (int i = 0; i < 8; i++) letters = letters << 8 | m->word[i];
+    k.letters = letters;
+    k.index = index;
+    return k;
+}
+
+/* Whether key a sorts before key b (the word breaks the ties of everything else). */
+static inline int key_before(const sort_key *a, const sort_key *b, const gd_move *moves)
+{
+    if (a->rank != b->rank) return a->rank > b->rank;
+    if (a->place != b->place) return a->place < b->place;
+    if (a->letters != b->letters) return a->letters < b->letters;
+    const gd_move *m = &moves[a->index];
+    return m->length > 8 && memcmp(m->word + 8, moves[b->index].word + 8, m->length - 8u) < 0;
+}
+
+#define SWAP(T, a, b)                                                                                      \
+    do {                                                                                                   \
+        T swap_t = *(a);                                                                                   \
+        *(a) = *(b);                                                                                       \
+        *(b) = swap_t;                                                                                     \
+    } while (0)
+
+/* A quicksort (median of three, the smaller side recursed so the stack stays shallow), insertion
+ * sort below INSERTION_RUN elements, and the heap sort when the partitions have been too uneven for
+ * too long, so no input takes quadratic time. Written once for the keys and for the records:
+ * BEFORE(x, y) is the order, T the element, HEAP_SORT the fallback. */
+#define QUICK_SORT_BODY(T, BEFORE, HEAP_SORT, RUN)                                                        \
+    while (count > (RUN)) {                                                                                \
+        if (uneven_left-- == 0) {                                                                          \
+            HEAP_SORT;                                                                                     \
+            return;                                                                                        \
+        }                                                                                                  \
+        T *a = &items[1], *b = &items[count / 2], *c = &items[count - 1];                                  \
+        SWAP(T, a, b);                                                                                     \
+        if (BEFORE(c, a)) SWAP(T, a, c);                                                                   \
+        if (BEFORE(c, &items[0])) SWAP(T, &items[0], c);                                                   \
+        if (BEFORE(&items[0], a)) SWAP(T, a, &items[0]);                                                   \
+        /* items[1] <= items[0] <= items[count - 1]: each stops a scan */                                \
+        size_t i = 1, j = count - 1;                                                                       \
+        for (;;) {                                                                                         \
+            do i++;                                                                                        \
+            while (BEFORE(&items[i], &items[0]));                                                          \
+            do j--;                                                                                        \
+            while (BEFORE(&items[0], &items[j]));                                                          \
+            if (i >= j) break;                                                                             \
+            SWAP(T, &items[i], &items[j]);                                                                 \
+        }                                                                                                  \
+        SWAP(T, &items[0], &items[j]);                                                                     \
+        /* items[0..j) <= items[j] <= items(j..count) */                                                 \
+        if (j < count - j - 1) {                                                                           \
+            RECURSE(items, j);                                                                             \
+            items += j + 1;                                                                                \
+            count -= j + 1;                                                                                \
+        } else {                                                                                           \
+            RECURSE(items + j + 1, count - j - 1);                                                         \
+            count = j;                                                                                     \
+        }                                                                                                  \
+    }
+
+#define INSERTION_SORT(T, BEFORE)                                                                          \
+    for (size_t i = 1; i < count; i++) {                                                                   \
+        if (!BEFORE(&items[i], &items[i - 1])) continue;                                                   \
+        T item = items[i];                                                                                 \
+        size_t j = i;                                                                                      \
+        do {                                                                                               \
+            items[j] = items[j - 1];                                                                       \
+            j--;                                                                                           \
+        } while (j > 0 && BEFORE(&item, &items[j - 1]));                                                   \
+        items[j] = item;                                                                                   \
+    }
+
+/* The heap of heap_sift_down keeps its worst move at the root: moved to the end one by one, they
+ * leave the array best first. */
+static void heap_sort_moves(gd_move *moves, size_t count, int by_equity)
+{
+    for (size_t i = count / 2; i-- > 0;) heap_sift_down(moves, count, i, by_equity);
+    for (size_t end = count - 1; end > 0; end--) {
+        SWAP(gd_move, &moves[0], &moves[end]);
+        heap_sift_down(moves, end, 0, by_equity);
+    }
+}
+
+/* A heap with the key that sorts last at the root. */
+static void sift_key(sort_key *keys, size_t end, size_t p, const gd_move *moves)
+{
+    for (;;) {
+        size_t last = p, l = 2 * p + 1, r = l + 1;
+        if (l < end && key_before(&keys[last], &keys[l], moves)) last = l;
+        if (r < end && key_before(&keys[last], &keys[r], moves)) last = r;
+        if (last == p) return;
+        SWAP(sort_key, &keys[p], &keys[last]);
+        p = last;
+    }
+}
+
+static void heap_sort_keys(sort_key *keys, size_t count, const gd_move *moves)
+{
+    for (size_t i = count / 2; i-- > 0;) sift_key(keys, count, i, moves);
+    for (size_t end = count - 1; end > 0; end--) {
+        SWAP(sort_key, &keys[0], &keys[end]);
+        sift_key(keys, end, 0, moves);
+    }
+}
+
+static void sort_keys(sort_key *items, size_t count, const gd_move *moves, int uneven_left)
+{
+#define BEFORE(x, y) key_before((x), (y), moves)
+#define RECURSE(from, n) sort_keys((from), (n), moves, uneven_left)
+    QUICK_SORT_BODY(sort_key, BEFORE, heap_sort_keys(items, count, moves), INSERTION_RUN)
+    INSERTION_SORT(sort_key, BEFORE)
+#undef BEFORE
+#undef RECURSE
+}
+
+/* At most SORT_KEYED moves, by their keys (its own frame, so the keys are not on the stack of
+ * every partition of sort_records). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void sort_by_keys(gd_move *moves, size_t count, int by_equity, int uneven_left)
+{
+    sort_key keys[SORT_KEYED];
+    for (size_t i = 0; i < count; i++) keys[i] = key_of(&moves[i], by_equity, (uint32_t)i);
+    sort_keys(keys, count, moves, uneven_left);
+    /* each record to its place: follow each cycle of the permutation, one record held aside */
+    for (size_t start = 0; start < count; start++) {
+        if (keys[start].index == start) continue;
+        gd_move held = moves[start];
+        size_t to = start;
+        for (;;) {
+            const size_t from = keys[to].index;
+            keys[to].index = (uint32_t)to;
+            if (from == start) {
+                moves[to] = held;
+                break;
+            }
+            moves[to] = moves[from];
+            to = from;
+        }
+    }
+}
+
+/* Partitions of more than SORT_KEYED moves split on the records themselves; each smaller one is
+ * sorted by its keys. */
+static void sort_records(gd_move *items, size_t count, int by_equity, int uneven_left)
+{
+#define BEFORE(x, y) (compare_moves((x), (y), by_equity) < 0)
+#define RECURSE(from, n) sort_records((from), (n), by_equity, uneven_left)
+    QUICK_SORT_BODY(gd_move, BEFORE, heap_sort_moves(items, count, by_equity), SORT_KEYED)
+#undef BEFORE
+#undef RECURSE
+    if (count > 1) sort_by_keys(items, count, by_equity, uneven_left);
+}
 
 void gd_sort_moves(gd_move *moves, size_t count, int by_equity)
 {
-    if (moves && count > 1) qsort(moves, count, sizeof *moves, by_equity ? order_by_equity : order_by_score);
+    if (!moves || count < 2) return;
+#ifdef GD_SORT_PARTITIONS
+    int uneven_allowed = GD_SORT_PARTITIONS; /* the sanitizer build: the heap sorts run too */
+#else
+    int uneven_allowed = 2; /* twice log2(count) partitions, then the heap sort */
+    for (size_t n = count; n > 1; n >>= 1) uneven_allowed += 2;
+#endif
+    sort_records(moves, count, by_equity != 0, uneven_allowed);
 }
 

@@ -50,6 +50,9 @@ FLAGS = [
     # the endgame's bounds from a side's best alone asked from the first position (not after
     # 50,000), so that the small endgames check them against every line played out
     "-DGD_ENDGAME_SOLO_AFTER=0",
+    # gd_sort_moves' quicksort hands over to its heap sort after one partition, so that the sort
+    # tests run both
+    "-DGD_SORT_PARTITIONS=1",
 ]
 ENV = {
     **os.environ,

@@ -389,6 +389,52 @@ def core_move(record: bytes) -> tuple:  # type: ignore[type-arg]
     return MOVE_RECORD.unpack(record)
 
 
+@pytest.mark.parametrize("by_equity", [1, 0])
+def test_sort_moves_gives_the_ranking_order(by_equity: int) -> None:
+    """gd_sort_moves (the core's own sort) puts any array of moves in the order Python's sort by
+    the ranking key gives: arrays of every size around its insertion-sort run and up to
+    thousands, with few distinct equities and scores (so the later keys decide), already sorted,
+    reversed, and in the shapes that make a quicksort go quadratic."""
+    from gaddag_solver.move import MOVE_RECORD
+
+    rank = _rank_by_equity if by_equity else _rank
+    rng = random.Random(by_equity)
+
+    def random_move(spread: int) -> bytes:
+        # words past eight letters: the core's keys hold the first eight
+        length = rng.choice((1, 2, 4, 8, 9, 12))
+        # two beginnings only, so that long words often differ only past their eighth letter
+        start = rng.choice((b"\x01\x02\x01\x41\x01\x02\x02\x01", b"\x02\x01\x01\x01\x02\x41\x01\x01"))
+        tail = bytes(rng.choice((1, 2, 0x41)) for _ in range(max(length - 8, 0)))
+        word = (start[:length] + tail).ljust(32, b"\0")
+        score = rng.randint(0, spread)
+        kind = rng.choice((0, 0, 0, 1, 2))
+        # the equity a function of the other fields, as it is of a real move, so that two records
+        # the key cannot tell apart are the same record
+        equity = 100 * score + sum(word) % (spread + 1) - spread // 2
+        fields = (score, equity, rng.randint(0, 2), rng.randint(0, 2))
+        return MOVE_RECORD.pack(*fields, rng.randint(0, 1), length, length, kind, word)
+
+    def check(records: list[bytes]) -> None:
+        out = ffi.new("gd_move[]", max(len(records), 1))
+        ffi.memmove(out, b"".join(records), 48 * len(records))
+        lib.gd_sort_moves(out, len(records), by_equity)
+        got = ffi.buffer(out, 48 * len(records))[:]
+        want = sorted(records, key=lambda r: rank(MOVE_RECORD.unpack(r)))
+        assert [got[i : i + 48] for i in range(0, len(got), 48)] == want, len(records)
+
+    for size in [*range(0, 40), 63, 64, 65, 200, 1000, 5000]:
+        for spread in (1, 5, 1000):
+            moves = [random_move(spread) for _ in range(size)]
+            check(moves)
+            ordered = sorted(moves, key=lambda r: rank(MOVE_RECORD.unpack(r)))
+            check(ordered)
+            check(ordered[::-1])
+            # organ pipe and the same move many times over
+            check(ordered[::2] + ordered[1::2][::-1])
+            check(moves[:1] * size)
+
+
 def test_incremental_cross_sets_equal_a_fresh_prepare(sowpods: Lexicon) -> None:
     rules = core_rules(ENGLISH)
     size = lib.gd_workspace_size()
