@@ -739,22 +739,55 @@ static int32_t one_tile_most_at(const gd_endgame_state *es, uint32_t s, uint32_t
 {
     const gd_rules *rules = es->rules;
     const uint32_t rows = rules->rows, cols = rules->cols, r = s / cols, c = s % cols;
+    const uint8_t *board = es->board;
     const int32_t v = (tile ? rules->values[tile] : rules->values[0]) * rules->letter_multiplier[s];
     int32_t most = rules->rack_size == 1 ? rules->bingo_bonus : 0;
-    for (int d = 0; d < 2; d++) {
-        int32_t run = 0, any = 0;
-        for (int side = -1; side <= 1; side += 2) {
-            int rr = (int)r + (d ? side : 0), cc = (int)c + (d ? 0 : side);
-            while (rr >= 0 && rr < (int)rows && cc >= 0 && cc < (int)cols && es->board[(uint32_t)rr * cols + (uint32_t)cc]) {
-                run += gd_tile_value(rules, es->board[(uint32_t)rr * cols + (uint32_t)cc]);
-                any = 1;
-                rr += d ? side : 0;
-                cc += d ? 0 : side;
-            }
-        }
-        if (any) most += (run + v) * rules->word_multiplier[s];
-    }
+    /* the runs of tiles either side of s: across (left, right), then down (above, below) */
+    int32_t run = 0;
+    int any = 0;
+    for (uint32_t q = s, k = c; k > 0 && board[q - 1]; k--, q--, any = 1) run += gd_tile_value(rules, board[q - 1]);
+    for (uint32_t q = s, k = c + 1; k < cols && board[q + 1]; k++, q++, any = 1) run += gd_tile_value(rules, board[q + 1]);
+    if (any) most += (run + v) * rules->word_multiplier[s];
+    run = 0;
+    any = 0;
+    for (uint32_t q = s, k = r; k > 0 && board[q - cols]; k--, q -= cols, any = 1)
+        run += gd_tile_value(rules, board[q - cols]);
+    for (uint32_t q = s, k = r + 1; k < rows && board[q + cols]; k++, q += cols, any = 1)
+        run += gd_tile_value(rules, board[q + cols]);
+    if (any) most += (run + v) * rules->word_multiplier[s];
     return most;
+}
+
+/* Adds to changed[0..*count) (no square twice) the first empty square past the run of tiles from
+ * square `from` in each of the four directions: the squares whose words a tile on `from` joins. */
+static void squares_past_runs(const gd_endgame_state *es, uint32_t from, uint32_t *changed, uint32_t *count)
+{
+    const uint32_t rows = es->rules->rows, cols = es->rules->cols;
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int d = 0; d < 4; d++) {
+        int r = (int)(from / cols) + dr[d], c = (int)(from % cols) + dc[d];
+        while (r >= 0 && r < (int)rows && c >= 0 && c < (int)cols && es->board[(uint32_t)r * cols + (uint32_t)c]) {
+            r += dr[d];
+            c += dc[d];
+        }
+        if (r < 0 || r >= (int)rows || c < 0 || c >= (int)cols) continue;
+        const uint32_t e = (uint32_t)r * cols + (uint32_t)c;
+        int seen = 0;
+        for (uint32_t i = 0; i < *count; i++) seen |= changed[i] == e;
+        if (!seen) changed[(*count)++] = e;
+    }
+}
+
+/* The best score in a tile's best squares (best first) on a square not among squares[0..n), -1
+ * when there is none. */
+static int32_t best_elsewhere(const solo_top *top, const uint32_t *squares, uint32_t n)
+{
+    for (uint32_t k = 0; k < top->count; k++) {
+        int elsewhere = 1;
+        for (uint32_t i = 0; i < n; i++) elsewhere &= top->square[k] != squares[i];
+        if (elsewhere) return top->score[k];
+    }
+    return -1;
 }
 
 /* The best of a tile's plays alone after a one-tile play on square `at` with tile `code` (on the
@@ -765,28 +798,10 @@ static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const
                                    uint8_t code, uint32_t tile, int32_t enough, int32_t *most)
 {
     const gd_rules *rules = es->rules;
-    const uint32_t rows = rules->rows, cols = rules->cols;
     uint32_t changed[5] = {at}, count = 1;
     es->board[at] = code;
-    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-    for (int d = 0; d < 4; d++) {
-        int r = (int)(at / cols) + dr[d], c = (int)(at % cols) + dc[d];
-        while (r >= 0 && r < (int)rows && c >= 0 && c < (int)cols && es->board[(uint32_t)r * cols + (uint32_t)c]) {
-            r += dr[d];
-            c += dc[d];
-        }
-        if (r < 0 || r >= (int)rows || c < 0 || c >= (int)cols) continue;
-        const uint32_t e = (uint32_t)r * cols + (uint32_t)c;
-        int seen = 0;
-        for (uint32_t i = 0; i < count; i++) seen |= changed[i] == e;
-        if (!seen) changed[count++] = e;
-    }
-    int32_t best = -1;
-    for (uint32_t k = 0; k < top->count && best < 0; k++) {
-        int unchanged = 1;
-        for (uint32_t i = 0; i < count; i++) unchanged &= top->square[k] != changed[i];
-        if (unchanged) best = top->score[k];
-    }
+    squares_past_runs(es, at, changed, &count);
+    int32_t best = best_elsewhere(top, changed, count);
     *most = best;
     for (uint32_t i = 1; i < count; i++) {
         const uint32_t e = changed[i];
@@ -812,6 +827,79 @@ static int32_t one_tile_best_after(gd_endgame_state *es, gd_workspace *ws, const
     }
     es->board[at] = 0;
     return best;
+}
+
+/*
+ * A play that leaves its player one tile, bounded without playing it: the opponent may pass to the
+ * end, so the play is worth at most its score and then the most that last tile can make alone,
+ * going out or kept to the end (what solo_value finds for one tile). Where the tile could go after
+ * the play is read from its best squares now (top): a square the play changes (one of its own, or
+ * the first empty square past a run of tiles through one of them, in each direction) is counted
+ * at its bound (one_tile_most_at, with the play on the board), every other square is as it was.
+ * The positions after such plays, each valued by its best alone, were the commonest of the
+ * endgames that took longest (a side with three tiles against a side stuck with one:
+ * docs/endgame.md); refuted here they cost neither a table probe nor their cross-sets. A result
+ * above `limit` may be less than the bound: the squares left once a line passes it are not read.
+ */
+static int32_t last_tile_bound(gd_endgame_state *es, const gd_move *m, uint32_t tile, const solo_top *top,
+                               int32_t opponent, int32_t out_bonus, int32_t limit)
+{
+    const gd_rules *rules = es->rules;
+    const uint32_t cols = rules->cols, stride = m->direction == GD_ACROSS ? 1 : cols;
+    /* the play's own squares first, then the squares past the runs through them */
+    uint32_t changed[5 * GD_MAX_DIM], placed = 0;
+    for (uint32_t k = 0, sq = m->row * cols + m->col; k < m->length; k++, sq += stride)
+        if (!(m->word[k] & GD_ON_BOARD_FLAG)) {
+            es->board[sq] = m->word[k];
+            changed[placed++] = sq;
+        }
+    uint32_t count = placed;
+    for (uint32_t i = 0; i < placed; i++) squares_past_runs(es, changed[i], changed, &count);
+    /* the best square the play leaves as it was, or, when it touches all SOLO_TOP, at most the last */
+    int32_t best = best_elsewhere(top, changed, count);
+    if (best < 0 && top->count == SOLO_TOP) best = top->score[SOLO_TOP - 1];
+    /* once a line passes the limit the bound cannot refute the play: the rest is not read (and
+     * the result is only known to be above the limit) */
+    for (uint32_t i = placed; i < count && !(best >= 0 && m->score + best + out_bonus > limit); i++) {
+        const int32_t most = one_tile_most_at(es, changed[i], tile);
+        if (most > best) best = most;
+    }
+    for (uint32_t i = 0; i < placed; i++) es->board[changed[i]] = 0;
+    const int32_t kept_to_end = opponent - (tile ? rules->values[tile] : rules->values[0]);
+    return m->score + (best >= 0 && best + out_bonus > kept_to_end ? best + out_bonus : kept_to_end);
+}
+
+/* A tile's best squares now, kept for the plays of one position that leave that tile. */
+#define LAST_TOPS 4
+typedef struct last_top {
+    uint32_t tile;
+    solo_top top;
+} last_top;
+
+/* last_tile_bound for play m of player p (the player to move), which leaves it one tile. */
+static int32_t last_tile_bound_of(gd_endgame_state *es, const gd_workspace *ws, const gd_move *m, uint32_t p,
+                                  last_top *tops, uint32_t *top_count, int32_t limit)
+{
+    const gd_rules *rules = es->rules;
+    uint8_t left[64];
+    memcpy(left, es->rack[p], sizeof left);
+    for (unsigned k = 0; k < m->length; k++)
+        if (!(m->word[k] & GD_ON_BOARD_FLAG)) left[m->word[k] & GD_BLANK_FLAG ? 0 : m->word[k] & 63u]--;
+    uint32_t tile = 0;
+    while (tile < rules->alphabet_size && !left[tile]) tile++;
+    const solo_top *top = NULL;
+    for (uint32_t i = 0; i < *top_count && !top; i++)
+        if (tops[i].tile == tile) top = &tops[i].top;
+    solo_top own;
+    if (!top) {
+        solo_top *fresh = *top_count < LAST_TOPS ? &tops[*top_count].top : &own;
+        solo_top_of(es, ws, tile, fresh);
+        if (*top_count < LAST_TOPS) tops[(*top_count)++].tile = tile;
+        top = fresh;
+    }
+    const int32_t opponent = rack_value(es, 1 - p);
+    return last_tile_bound(es, m, tile, top, opponent, (rules->going_out_bonus + rules->going_out_penalty) * opponent,
+                           limit);
 }
 
 /* The best the player to move (holding `held` tiles, at most SOLO_TILES) can make of its tiles if
@@ -1183,6 +1271,23 @@ static int32_t solo_checked(gd_endgame_state *es, uint32_t wsi, size_t base, uin
     return solo;
 }
 
+/* Whether bounds from a best alone may be used at this position: every line from it ends before
+ * the depth does (they bound the value of the game, not a guess), it is not a root whose moves are
+ * restricted, and its search has visited GD_ENDGAME_SOLO_AFTER positions. An endgame solved in a few
+ * thousand positions (the pre-endgame's, most of the benchmark's) is settled sooner by its plays,
+ * most of which go out, than by the bounds (measured: a fifth fewer pre-endgame win tests in the
+ * same time when asked from the first); checked first, as every position comes here. */
+static int solo_bounds_hold(const gd_endgame_state *es, uint32_t ply, uint32_t depth, int restricted)
+{
+    const gd_rules *rules = es->rules;
+    const uint64_t asked_after = GD_ENDGAME_SOLO_AFTER; /* (a variable: 0 in the sanitizer build) */
+    if (es->visited < asked_after || ply == 0 || restricted || rules->scoreless_turns == 0) return 0;
+    const uint32_t letters = rules->alphabet_size;
+    const uint32_t held = tiles_of(es->rack[es->to_move], letters), other = tiles_of(es->rack[1 - es->to_move], letters);
+    const uint32_t lines = (held + other + 1) * rules->scoreless_turns;
+    return depth > lines + 1 && ply + lines + 1 < GD_ENDGAME_MAX_PLY;
+}
+
 /*
  * The bounds the best alone (solo_value) sets, where every line from the position ends before the
  * depth does, so that they bound the value searched: the player to move, holding one or two tiles,
@@ -1200,16 +1305,8 @@ static int solo_cut(gd_endgame_state *es, uint32_t ply, uint32_t depth, int32_t 
     const uint32_t p = es->to_move, letters = rules->alphabet_size;
     const int allowed = !es->solo_skip;
     es->solo_skip = 0;
-    /* an endgame solved in a few thousand positions (the pre-endgame's, most of the benchmark's)
-     * is settled sooner by its plays, most of which go out, than by the bounds: they are asked
-     * once the position's search has visited GD_ENDGAME_SOLO_AFTER positions (measured: a fifth
-     * fewer pre-endgame win tests in the same time when asked from the first); checked first, as
-     * every position comes here */
-    const uint64_t asked_after = GD_ENDGAME_SOLO_AFTER; /* (a variable: 0 in the sanitizer build) */
-    if (!allowed || es->visited < asked_after || ply == 0 || restricted || rules->scoreless_turns == 0) return 0;
+    if (!allowed || !solo_bounds_hold(es, ply, depth, restricted)) return 0;
     const uint32_t held = tiles_of(es->rack[p], letters), other = tiles_of(es->rack[1 - p], letters);
-    const uint32_t lines = (held + other + 1) * rules->scoreless_turns;
-    if (depth <= lines + 1 || ply + lines + 1 >= GD_ENDGAME_MAX_PLY) return 0;
     const int32_t own_value = rack_value(es, p), other_value = rack_value(es, 1 - p);
     const int upper = held <= SOLO_TILES && other_value - own_value <= alpha;
     const int lower = other <= SOLO_TILES && es->scoreless + 1 < rules->scoreless_turns && other_value - own_value >= beta;
@@ -1418,6 +1515,11 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
         size_t deferred[DEFER_MAX];
         size_t deferred_count = 0;
         const int defer = es->shared && depth > DEFER_DEPTH;
+        /* plays that leave one tile: bounded by that tile's best alone after them (last_tile_bound),
+         * its best squares now found once per position and tile */
+        const int last_tile_bounds = held >= 2 && solo_bounds_hold(es, ply, depth, restricted);
+        last_top last_tops[LAST_TOPS];
+        uint32_t last_top_count = 0;
         for (size_t pass = 0; pass < 2 && !cut; pass++)
         for (size_t j = 0; j < (pass ? deferred_count : count); j++) {
             const size_t i = pass ? deferred[j] : j;
@@ -1445,31 +1547,41 @@ static int32_t search_moves(gd_endgame_state *es, uint32_t ply, uint32_t depth, 
                 threats_listed = 1;
                 threat_count = out_threats(es, &es->workspace[wsi], 1 - p, moves + count, room - count, threats);
             }
+            /* refuted unplayed by a bound that cannot reach alpha: the opponent's going out
+             * (out_bound), or, for a play that leaves one tile, that tile's best alone */
+            int32_t bound = INFINITE_VALUE;
+            const char *bounded_by = "the opponent's going out";
             if (threat_count && !(m->kind == GD_PLAY && m->tiles_placed == held) &&
                 !(m->kind != GD_PLAY || m->score == 0 ? es->scoreless + 1 >= rules->scoreless_turns : 0)) {
-                const int32_t bound = out_bound(es, m, p, threats, threat_count);
-                if (bound <= alpha) {
-                    es->stats.out_bound_cuts++;
+                bound = out_bound(es, m, p, threats, threat_count);
+                es->stats.out_bound_cuts += bound <= alpha;
+            }
+            if (bound > alpha && last_tile_bounds && m->kind == GD_PLAY && m->tiles_placed + 1u == held && m->score > 0) {
+                bound = last_tile_bound_of(es, &es->workspace[wsi], m, p, last_tops, &last_top_count, alpha);
+                bounded_by = "its last tile's best alone";
+                es->stats.last_tile_cuts += bound <= alpha;
+            }
+            if (bound <= alpha) {
 #ifdef GD_ENDGAME_CROSS_CHECK
-                    /* the sanitizer build searches the move anyway: it must not be worth more */
-                    int check_exact, check_searched;
-                    const int32_t v = try_move(es, m, ply, depth, bound, bound + 1, wsi, base + count, held,
-                                               &check_exact, &check_searched);
-                    if (es->aborted || es->failed) return 0;
-                    if (v > bound) {
-                        es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0,
-                                                  "a move bounded by the opponent's going out at %d is worth more",
-                                                  (int)bound);
-                        return 0;
-                    }
-#endif
-                    if (bound > best) {
-                        best = bound;
-                        best_move = *m;
-                        set_pv(es, ply, m, 0);
-                    }
-                    continue;
+                /* the sanitizer build searches the move anyway: it must not be worth more */
+                int check_exact, check_searched;
+                const int32_t v = try_move(es, m, ply, depth, bound, bound + 1, wsi, base + count, held, &check_exact,
+                                           &check_searched);
+                if (es->aborted || es->failed) return 0;
+                if (v > bound) {
+                    es->failed = gd_set_error(&es->error, GD_ERR_ARGUMENT, 0, "a move bounded by %s at %d is worth %d",
+                                              bounded_by, (int)bound, (int)v);
+                    return 0;
                 }
+#else
+                (void)bounded_by;
+#endif
+                if (bound > best) {
+                    best = bound;
+                    best_move = *m;
+                    set_pv(es, ply, m, 0);
+                }
+                continue;
             }
             int child_exact, searched;
             int32_t v;

@@ -681,6 +681,7 @@ typedef struct gd_endgame_stats {
     uint64_t deferred;             /* moves put off: another thread was searching their position */
     uint64_t out_bound_cuts;       /* moves refuted unplayed by the opponent's going out (one tile left) */
     uint64_t solo_cuts;            /* positions refuted by the player's best alone, the opponent passing */
+    uint64_t last_tile_cuts;       /* plays leaving one tile, refuted unplayed by that tile's best alone */
 } gd_endgame_stats;
 
 /* How a value compares with the truth: equal, or a bound because it fell outside the window. */

@@ -158,22 +158,24 @@ def test_the_opponent_s_going_out_refutes_moves_unplayed() -> None:
 def test_the_player_s_best_alone_refutes_positions() -> None:
     """The bounds from a side's best alone (docs/endgame.md) are asked once an endgame's search has
     visited 50,000 positions: on a self-played English endgame that takes more, they settle
-    positions, and the value is the one two threads find (the sanitizer build asks them from the
-    first position, and holds the small and short endgames' values to the brute-force minimax and
-    every best alone to every line played out)."""
+    positions and refute plays that leave one tile, and the value is the one two threads find (the
+    sanitizer build asks them from the first position, holds the small and short endgames' values
+    to the brute-force minimax and every best alone to every line played out, and searches every
+    play so refuted to check that it is worth no more than its bound)."""
     lexicon = Lexicon.load(resolve_lexicon("sowpods"))
     game = Game.new(lexicon, seed=39)
     while game.bag_count and not game.over:
         game.play(game.best_move("equity", Leaves.load("sowpods")))
     state = EndgameSearch(game)._state
-    settled, depth = 0, 0
+    settled, refuted, depth = 0, 0, 0
     while True:
         depth = depth + 1 if depth < 6 else 64
         found = core.endgame_search(state, depth, 10**9)
         settled += found.stats[7]  # positions settled by a side's best alone
+        refuted += found.stats[8]  # plays refuted by the best alone of the one tile they leave
         if found.complete or depth == 64:
             break
-    assert found.complete and settled > 0
+    assert found.complete and settled > 0 and refuted > 0
     assert found.value == solve_endgame(game, threads=2).value
 
 

@@ -338,6 +338,7 @@ class gd_endgame_stats(C.Structure):
         ("deferred", C.c_uint64),
         ("out_bound_cuts", C.c_uint64),
         ("solo_cuts", C.c_uint64),
+        ("last_tile_cuts", C.c_uint64),
     ]
 
 

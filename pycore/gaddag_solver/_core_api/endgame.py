@@ -92,6 +92,7 @@ def endgame_search(
         int(st.deferred),
         int(st.out_bound_cuts),
         int(st.solo_cuts),
+        int(st.last_tile_cuts),
     )
     return EndgameResult(
         int(out.value),
