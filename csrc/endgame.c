@@ -711,6 +711,19 @@ typedef struct solo_top {
     uint32_t count;
 } solo_top;
 
+/* Square s's score v into the list at place k (a free or replaceable place), moved up past the
+ * lower scores before it. */
+static void top_place(solo_top *top, uint32_t k, uint32_t s, int32_t v)
+{
+    while (k > 0 && top->score[k - 1] < v) {
+        top->score[k] = top->score[k - 1];
+        top->square[k] = top->square[k - 1];
+        k--;
+    }
+    top->score[k] = v;
+    top->square[k] = s;
+}
+
 static void solo_top_of(const gd_endgame_state *es, const gd_workspace *ws, uint32_t tile, solo_top *top)
 {
     top->count = 0;
@@ -721,15 +734,30 @@ static void solo_top_of(const gd_endgame_state *es, const gd_workspace *ws, uint
             const uint32_t s = base + (uint32_t)__builtin_ctzll(anchors) / 8;
             const int32_t v = one_tile_best_at(es, ws, s, tile);
             if (v < 0 || (top->count == SOLO_TOP && v <= top->score[SOLO_TOP - 1])) continue;
-            uint32_t k = top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1;
-            while (k > 0 && top->score[k - 1] < v) {
-                top->score[k] = top->score[k - 1];
-                top->square[k] = top->square[k - 1];
-                k--;
-            }
-            top->score[k] = v;
-            top->square[k] = s;
+            top_place(top, top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1, s, v);
         }
+    }
+}
+
+/* A tile's best squares, as solo_top_of finds them, read from its plays alone as one_tile_plays
+ * lists them: the best score on each square (a blank has a play for each letter on a square), the
+ * SOLO_TOP best squares kept. Ties may keep other squares than the scan does, at the same scores. */
+static void solo_top_from(const gd_move *plays, size_t count, uint32_t cols, solo_top *top)
+{
+    top->count = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t s, step;
+        placement(&plays[i], cols, &s, &step);
+        const int32_t v = plays[i].score;
+        uint32_t k = 0;
+        while (k < top->count && top->square[k] != s) k++;
+        if (k < top->count) {
+            if (v <= top->score[k]) continue; /* the square's best is already kept */
+        } else {
+            if (top->count == SOLO_TOP && v <= top->score[SOLO_TOP - 1]) continue;
+            k = top->count < SOLO_TOP ? top->count++ : SOLO_TOP - 1;
+        }
+        top_place(top, k, s, v);
     }
 }
 
@@ -919,11 +947,32 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     for (uint32_t c = 0; c <= rules->alphabet_size; c++)
         for (uint32_t k = 0; k < es->rack[p][c] && n < SOLO_TILES; k++) tiles[n++] = c;
     solo_top top[SOLO_TILES];
-    solo_top_of(es, ws, tiles[0], &top[0]);
-    if (held == 1) return top[0].count && top[0].score[0] + out_bonus > best ? top[0].score[0] + out_bonus : best;
-    if (tiles[1] == tiles[0]) top[1] = top[0];
-    else solo_top_of(es, ws, tiles[1], &top[1]);
-    /* one tile's best play, the other kept to the end: lines the scans found, which often pass the
+    if (held == 1) {
+        solo_top_of(es, ws, tiles[0], &top[0]);
+        return top[0].count && top[0].score[0] + out_bonus > best ? top[0].score[0] + out_bonus : best;
+    }
+    /* each tile's plays alone, listed once (as the one-tile lister lists them): its best squares
+     * are read from them, and the lines of one tile then the other go through them */
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, counts[SOLO_TILES];
+    gd_move *plays[SOLO_TILES];
+    plays[0] = es->moves + base;
+    for (uint32_t i = 0; i < SOLO_TILES; i++) {
+        if (i == 1 && tiles[1] == tiles[0]) {
+            plays[1] = plays[0];
+            counts[1] = counts[0];
+            top[1] = top[0];
+            break;
+        }
+        if (i == 1) plays[1] = plays[0] + counts[0];
+        uint8_t single[64] = {0};
+        single[tiles[i]] = 1;
+        if (one_tile_plays(es, ws, single, plays[i], i ? room - counts[0] : room, &counts[i]) != GD_OK) {
+            es->error.message[0] = '\0';
+            return INFINITE_VALUE;
+        }
+        solo_top_from(plays[i], counts[i], rules->cols, &top[i]);
+    }
+    /* one tile's best play, the other kept to the end: lines the lists hold, which often pass the
      * limit before anything costlier is asked */
     for (uint32_t i = 0; i < SOLO_TILES; i++) {
         const int32_t kept = tiles[1 - i] ? rules->values[tiles[1 - i]] : rules->values[0];
@@ -939,21 +988,12 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     if (both.kind == GD_PLAY && both.tiles_placed == 2 && both.score + out_bonus > best) best = both.score + out_bonus;
     if (best > limit) return best;
     int32_t most = best; /* the most the lines not found exactly can be worth */
-    /* one tile, then the other: each tile's plays alone, listed as the one-tile lister lists them */
-    size_t room = es->move_capacity > base ? es->move_capacity - base : 0;
-    gd_move *moves = es->moves + base;
+    /* one tile, then the other */
     for (uint32_t first_tile = 0; first_tile < SOLO_TILES; first_tile++) {
         if (first_tile == 1 && tiles[1] == tiles[0]) break;
-        uint8_t single[64] = {0};
-        single[tiles[first_tile]] = 1;
-        size_t count = 0;
-        if (one_tile_plays(es, ws, single, moves, room, &count) != GD_OK) {
-            es->error.message[0] = '\0';
-            return INFINITE_VALUE;
-        }
         const uint32_t other = 1 - first_tile;
-        for (size_t i = 0; i < count; i++) {
-            const gd_move *m = &moves[i];
+        for (size_t i = 0; i < counts[first_tile]; i++) {
+            const gd_move *m = &plays[first_tile][i];
             uint32_t at, step;
             placement(m, rules->cols, &at, &step);
             uint8_t code = 0;
