@@ -893,7 +893,7 @@ static int32_t last_tile_bound(gd_endgame_state *es, const gd_move *m, uint32_t 
         if (most > best) best = most;
     }
     for (uint32_t i = 0; i < placed; i++) es->board[changed[i]] = 0;
-    const int32_t kept_to_end = opponent - (tile ? rules->values[tile] : rules->values[0]);
+    const int32_t kept_to_end = opponent - rules->values[tile]; /* (values[0]: a blank's) */
     return m->score + (best >= 0 && best + out_bonus > kept_to_end ? best + out_bonus : kept_to_end);
 }
 
@@ -953,25 +953,19 @@ static int32_t solo_value(gd_endgame_state *es, uint32_t wsi, size_t base, uint3
     }
     /* each tile's plays alone, listed once (as the one-tile lister lists them): its best squares
      * are read from them, and the lines of one tile then the other go through them */
-    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, counts[SOLO_TILES];
-    gd_move *plays[SOLO_TILES];
-    plays[0] = es->moves + base;
-    for (uint32_t i = 0; i < SOLO_TILES; i++) {
-        if (i == 1 && tiles[1] == tiles[0]) {
-            plays[1] = plays[0];
-            counts[1] = counts[0];
-            top[1] = top[0];
-            break;
-        }
-        if (i == 1) plays[1] = plays[0] + counts[0];
+    size_t room = es->move_capacity > base ? es->move_capacity - base : 0, counts[SOLO_TILES] = {0, 0};
+    gd_move *plays[SOLO_TILES] = {es->moves + base, es->moves + base};
+    for (uint32_t i = 0; i < SOLO_TILES && !(i == 1 && tiles[1] == tiles[0]); i++) {
+        plays[i] += counts[0]; /* the second list after the first */
         uint8_t single[64] = {0};
         single[tiles[i]] = 1;
-        if (one_tile_plays(es, ws, single, plays[i], i ? room - counts[0] : room, &counts[i]) != GD_OK) {
+        if (one_tile_plays(es, ws, single, plays[i], room - counts[0], &counts[i]) != GD_OK) {
             es->error.message[0] = '\0';
             return INFINITE_VALUE;
         }
         solo_top_from(plays[i], counts[i], rules->cols, &top[i]);
     }
+    if (tiles[1] == tiles[0]) top[1] = top[0]; /* the second tile's plays are the first's */
     /* one tile's best play, the other kept to the end: lines the lists hold, which often pass the
      * limit before anything costlier is asked */
     for (uint32_t i = 0; i < SOLO_TILES; i++) {

@@ -1683,9 +1683,9 @@ int gd_generate_stream(const gd_lexicon *lex, const gd_rules *rules, const uint8
  * swapping 48-byte records was 7-9% of its time, through the library's qsort or a quicksort of
  * the records alike. So up to SORT_KEYED moves are sorted as 24-byte keys: the ranking's first
  * two fields in one word, the next five packed in another, the word's first eight letters, the
- * move's index; the rest of the word is read only when all of those are equal. The records are then moved once, each to its
- * place. Longer arrays (a rack with blanks can have thousands of plays) are first split by the
- * same quicksort on the records until each part is that short.
+ * move's index; the rest of the word is read only when all of those are equal. The records are
+ * then moved once, each to its place. Longer arrays (a rack with blanks can have thousands of
+ * plays) are first split by the same quicksort on the records until each part is that short.
  */
 #define SORT_KEYED 512
 #define INSERTION_RUN 16
@@ -1730,10 +1730,10 @@ static inline int key_before(const sort_key *a, const sort_key *b, const gd_move
         *(b) = swap_t;                                                                                     \
     } while (0)
 
-/* A quicksort (median of three, the smaller side recursed so the stack stays shallow), insertion
- * sort below INSERTION_RUN elements, and the heap sort when the partitions have been too uneven for
- * too long, so no input takes quadratic time. Written once for the keys and for the records:
- * BEFORE(x, y) is the order, T the element, HEAP_SORT the fallback. */
+/* A quicksort's partitions down to RUN elements (median of three, the smaller side recursed so the
+ * stack stays shallow), handing over to HEAP_SORT when they have been too uneven for too long, so
+ * no input takes quadratic time; the caller sorts the short parts left (INSERTION_SORT, or by
+ * keys). Written once for the keys and for the records: BEFORE(x, y) is the order, T the element. */
 #define QUICK_SORT_BODY(T, BEFORE, HEAP_SORT, RUN)                                                        \
     while (count > (RUN)) {                                                                                \
         if (uneven_left-- == 0) {                                                                          \
